@@ -1,0 +1,44 @@
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "cli/command.h"
+
+using namespace abicheck;
+
+int main(int argc, char** argv) {
+  CLI::App app{"torch-abi-check: proves that extensions built on PyTorch's stable ABI keep working across releases",
+               "torch-abi-check"};
+  app.set_version_flag("--version", TORCH_ABI_CHECK_VERSION);
+  app.require_subcommand(1);
+  app.fallthrough();
+
+  CommonOptions common;
+  app.add_option("--store", common.store_root,
+                 "torch release store (default: $TORCH_ABI_CHECK_STORE, else $XDG_CACHE_HOME/torch-abi-check)");
+
+  CommandAction action;
+  add_store_command(app, common, action);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& help) {
+    return app.exit(help);
+  } catch (const CLI::CallForAllHelp& help) {
+    return app.exit(help);
+  } catch (const CLI::CallForVersion& version) {
+    return app.exit(version);
+  } catch (const CLI::ParseError& error) {
+    std::cerr << "torch-abi-check: error: " << error.what() << " (see --help)\n";
+    return static_cast<int>(ExitCode::ToolError);
+  }
+
+  try {
+    return static_cast<int>(action());
+  } catch (const ToolError& error) {
+    std::cerr << "torch-abi-check: error: " << error.what() << "\n";
+  } catch (const std::exception& error) {
+    std::cerr << "torch-abi-check: internal error: " << error.what() << "\n";
+  }
+  return static_cast<int>(ExitCode::ToolError);
+}

@@ -1,0 +1,121 @@
+#include <fmt/format.h>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/command.h"
+#include "core/atomic_file.h"
+#include "core/process.h"
+#include "core/project_paths.h"
+#include "store/release_store.h"
+
+namespace abicheck {
+namespace {
+
+ReleaseStore open_store(const CommonOptions& common) {
+  return ReleaseStore(common.store_root.empty() ? ReleaseStore::default_root() : common.store_root);
+}
+
+std::string gigabytes(std::uint64_t bytes) { return fmt::format("{:.2f} GB", static_cast<double>(bytes) / 1e9); }
+
+nlohmann::json release_json(const StoredRelease& release) {
+  return {
+      {"version", release.version.to_full_string()},
+      {"python", release.python.string()},
+      {"torch_dir", release.torch_dir.string()},
+      {"include_dir", release.include_dir.string()},
+      {"lib_dir", release.lib_dir.string()},
+      {"cuda_major", release.cuda_major ? nlohmann::json(*release.cuda_major) : nlohmann::json(nullptr)},
+      {"cuda_version", release.cuda_version},
+      {"disk_bytes", release.disk_bytes},
+      {"install_seconds", release.install_seconds},
+  };
+}
+
+ExitCode list_releases(const ReleaseStore& store, const std::optional<std::string>& json_path) {
+  auto releases = store.releases();
+  if (json_path) {
+    nlohmann::json releases_json = nlohmann::json::array();
+    for (const auto& release : releases) releases_json.push_back(release_json(release));
+    nlohmann::json document = {{"store", store.root().string()},
+                               {"shared_disk_bytes", store.shared_disk_bytes()},
+                               {"releases", releases_json}};
+    write_file_atomically(json_path->empty() ? "-" : *json_path, document.dump(2) + "\n");
+    return ExitCode::Clean;
+  }
+  fmt::print("store: {}\n", store.root().string());
+  if (releases.empty()) {
+    fmt::print("no torch release installed (run: torch-abi-check store install)\n");
+    return ExitCode::Clean;
+  }
+  fmt::print("{:<9} {:<6} {:>9} {:>8}  {}\n", "version", "cuda", "disk", "install", "python");
+  std::uint64_t total = store.shared_disk_bytes();
+  for (const auto& release : releases) {
+    fmt::print("{:<9} {:<6} {:>9} {:>7.0f}s  {}\n", release.version.to_full_string(),
+               release.cuda_version.empty() ? "cpu" : release.cuda_version, gigabytes(release.disk_bytes),
+               release.install_seconds, release.python.string());
+    total += release.disk_bytes;
+  }
+  fmt::print("shared CUDA libraries: {}; store total: {}\n", gigabytes(store.shared_disk_bytes()), gigabytes(total));
+  return ExitCode::Clean;
+}
+
+// Installing and removing need pip, so they are the Python half's job; its exit code is ours.
+ExitCode run_store_script(const ReleaseStore& store, std::vector<std::string> arguments) {
+  std::vector<std::string> argv = {host_python(), (project_root() / "matrix" / "torch_store.py").string(), "--store",
+                                   store.root().string()};
+  argv.insert(argv.end(), arguments.begin(), arguments.end());
+  ProcessResult result = run_process({.argv = argv, .capture_output = false});
+  if (!result.exit_code) throw ToolError(fmt::format("the store script ended by {}", result.describe()));
+  return *result.exit_code == 0 ? ExitCode::Clean : ExitCode::ToolError;
+}
+
+}  // namespace
+
+void add_store_command(CLI::App& app, const CommonOptions& common, CommandAction& action) {
+  struct Options {
+    std::vector<std::string> install_versions;
+    std::optional<std::string> list_json;
+    std::string version;  // for path and remove
+  };
+  auto options = std::make_shared<Options>();
+  auto* store = app.add_subcommand("store", "install, list and locate real torch releases from PyPI");
+  store->require_subcommand(1);
+
+  auto* install = store->add_subcommand(
+      "install", "install torch releases (default: the newest patch of every minor release from 2.9 on)");
+  install->add_option("versions", options->install_versions, "versions such as 2.10 or 2.10.0");
+  install->callback([&action, &common, options] {
+    action = [&common, options] {
+      std::vector<std::string> arguments = {"install"};
+      arguments.insert(arguments.end(), options->install_versions.begin(), options->install_versions.end());
+      return run_store_script(open_store(common), arguments);
+    };
+  });
+
+  auto* list = store->add_subcommand("list", "show the installed releases");
+  list->add_option("--json", options->list_json, "write JSON to FILE (no FILE or -: standard output)")
+      ->expected(0, 1);
+  list->callback([&action, &common, options] {
+    action = [&common, options] { return list_releases(open_store(common), options->list_json); };
+  });
+
+  auto* path = store->add_subcommand("path", "print the root of one installed release");
+  path->add_option("version", options->version, "2.10 (newest installed 2.10.x) or 2.10.1")->required();
+  path->callback([&action, &common, options] {
+    action = [&common, options] {
+      std::cout << open_store(common).require(options->version).root.string() << "\n";
+      return ExitCode::Clean;
+    };
+  });
+
+  auto* remove = store->add_subcommand("remove", "remove an installed release");
+  remove->add_option("version", options->version)->required();
+  remove->callback([&action, &common, options] {
+    action = [&common, options] {
+      TorchVersion::parse(options->version);
+      return run_store_script(open_store(common), {"remove", options->version});
+    };
+  });
+}
+
+}  // namespace abicheck

@@ -1,0 +1,17 @@
+#include "core/project_paths.h"
+
+#include <cstdlib>
+
+namespace abicheck {
+
+std::filesystem::path project_root() {
+  if (const char* home = std::getenv("TORCH_ABI_CHECK_HOME"); home != nullptr && *home != '\0') return home;
+  return TORCH_ABI_CHECK_SOURCE_DIR;
+}
+
+std::string host_python() {
+  if (const char* python = std::getenv("TORCH_ABI_CHECK_PYTHON"); python != nullptr && *python != '\0') return python;
+  return "python3";
+}
+
+}  // namespace abicheck

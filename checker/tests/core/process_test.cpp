@@ -1,0 +1,52 @@
+#include "core/process.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+
+namespace abicheck {
+namespace {
+
+using namespace std::chrono_literals;
+
+TEST(Process, CapturesOutputAndExitCode) {
+  auto result = run_process({.argv = {"sh", "-c", "echo out; echo err >&2; exit 3"}});
+  EXPECT_EQ(result.exit_code, 3);
+  EXPECT_NE(result.output.find("out"), std::string::npos);
+  EXPECT_NE(result.output.find("err"), std::string::npos);
+  EXPECT_EQ(result.describe(), "exit 3");
+}
+
+TEST(Process, ReportsTheSignalThatEndedTheChild) {
+  auto result = run_process({.argv = {"sh", "-c", "kill -SEGV $$"}});
+  EXPECT_FALSE(result.exit_code.has_value());
+  EXPECT_EQ(result.term_signal, SIGSEGV);
+  EXPECT_NE(result.describe().find("signal 11"), std::string::npos);
+}
+
+TEST(Process, KillsTheWholeGroupOnTimeout) {
+  auto result = run_process({.argv = {"sh", "-c", "sleep 30 & sleep 30; wait"}, .timeout = 300ms});
+  EXPECT_TRUE(result.timed_out);
+  EXPECT_LT(result.duration.count(), 5.0);
+}
+
+TEST(Process, MemoryLimitEndsARunawayChildOnly) {
+  auto result = run_process({.argv = {"python3", "-c", "b = bytearray(2 * 1024**3)"},
+                             .memory_limit_bytes = std::size_t{512} << 20});
+  EXPECT_FALSE(result.succeeded());
+  EXPECT_NE(result.output.find("MemoryError"), std::string::npos);
+}
+
+TEST(Process, PassesExtraEnvironment) {
+  auto result = run_process({.argv = {"sh", "-c", "echo $ABI_CHECK_PROBE"}, .extra_env = {{"ABI_CHECK_PROBE", "42"}}});
+  EXPECT_EQ(result.tail(1), "42");
+}
+
+TEST(Process, TailKeepsTheLastLines) {
+  ProcessResult result;
+  result.output = "a\nb\nc\n\n";
+  EXPECT_EQ(result.tail(2), "b\nc");
+  EXPECT_EQ(result.tail(10), "a\nb\nc");
+}
+
+}  // namespace
+}  // namespace abicheck

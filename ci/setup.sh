@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs everything torch-abi-check needs on a Debian 12 machine (or the Dockerfile's image).
+# Idempotent: packages already present are skipped, so re-running costs a few seconds.
+set -euo pipefail
+
+debian_packages=(
+  build-essential cmake ninja-build pkg-config
+  libabigail-dev abigail-tools libelf-dev libdw-dev
+  libclang-14-dev clang-14 llvm-14-dev
+  nlohmann-json3-dev libcli11-dev libtomlplusplus-dev libfmt-dev libzip-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  python3 python3-venv python3-pip
+  hipcc
+)
+# The headless browser for the report test: Debian packages it as chromium; Ubuntu (the
+# Dockerfile's CUDA image) ships it only as a snap, which a container cannot run.
+. /etc/os-release
+case "${ID:-debian}" in
+  debian) debian_packages+=(chromium) ;;
+esac
+
+missing=()
+for pkg in "${debian_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo_cmd=()
+  [[ $(id -u) -eq 0 ]] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+echo "setup: Debian packages ready"

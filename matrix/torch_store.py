@@ -1,0 +1,379 @@
+#!/usr/bin/env python3
+"""The store of real torch releases, installed side by side from PyPI.
+
+Layout under the store root:
+
+    lock                        flock(2) held by every command that changes the store
+    releases/<version>/venv     one virtual environment per release, torch installed without deps
+    releases/<version>/release.json
+                                written last, atomically: a release without it is an interrupted
+                                install, never listed, and redone by the next `install`
+    cuda/cu<major>/site         the NVIDIA libraries of one CUDA major, shared by every release
+                                built for it; cuda.json names the release whose pins it holds
+    pip-cache/                  pip's cache for the small pure-Python dependencies
+
+Why the CUDA libraries are shared: each torch wheel pins its own NVIDIA wheels (3-4 GB per
+CUDA major). NVIDIA keeps those libraries backward compatible within a major (same sonames),
+so one set, pinned by the newest release of that major, serves every release built for it.
+Each venv links the shared top-level packages into its site-packages, so torch finds them
+where its RPATH and its Python preloading look.
+
+Why triton is left out: nothing here compiles Triton kernels, and importing torch does not
+need it; it would add 0.3-0.7 GB per release.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import fcntl
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import zipfile
+from pathlib import Path
+
+OLDEST_SUPPORTED = (2, 9)
+STORE_ENV = "TORCH_ABI_CHECK_STORE"
+RELEASE_MANIFEST = "release.json"
+CUDA_MANIFEST = "cuda.json"
+SHARED_CUDA_PREFIXES = ("nvidia-", "cuda-toolkit", "cuda-bindings", "cuda-pathfinder")
+SKIPPED_REQUIREMENTS = ("triton",)
+
+
+class StoreError(Exception):
+    """The store could not do what was asked; the message is one line for the user."""
+
+
+def default_store_root() -> Path:
+    if os.environ.get(STORE_ENV):
+        return Path(os.environ[STORE_ENV])
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "torch-abi-check"
+
+
+def parse_version(text: str) -> tuple[int, ...]:
+    """'2.10' -> (2, 10); '2.10.1' -> (2, 10, 1); '0x020A000000000000' -> (2, 10)."""
+    text = text.strip()
+    if text.lower().startswith("0x"):
+        value = int(text, 16)
+        return ((value >> 56) & 0xFF, (value >> 48) & 0xFF)
+    if not re.fullmatch(r"\d+\.\d+(\.\d+)?", text):
+        raise StoreError(f"'{text}' is not a torch version (expected 2.10, 2.10.0 or 0x020A000000000000)")
+    return tuple(int(part) for part in text.split("."))
+
+
+def version_text(version: tuple[int, ...]) -> str:
+    return ".".join(str(part) for part in version)
+
+
+def is_tty() -> bool:
+    return sys.stderr.isatty()
+
+
+def say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def run(command: list[str], *, what: str, env: dict | None = None) -> str:
+    """Runs a command; on failure raises StoreError with the last line it printed."""
+    quiet = not is_tty()
+    result = subprocess.run(
+        command,
+        env=env,
+        stdout=subprocess.PIPE if quiet else None,
+        stderr=subprocess.STDOUT if quiet else None,
+        text=True,
+    )
+    if result.returncode != 0:
+        tail = (result.stdout or "").strip().splitlines()[-1:] if quiet else []
+        raise StoreError(f"{what} failed (exit {result.returncode})" + (f": {tail[0]}" if tail else ""))
+    return result.stdout or ""
+
+
+def pip_command(subcommand: str, *args: str, python: Path | None = None) -> list[str]:
+    command = [sys.executable, "-m", "pip", "--disable-pip-version-check"]
+    if python is not None:
+        command += ["--python", str(python)]  # pip wants this before the subcommand
+    command.append(subcommand)
+    if not is_tty():
+        command.append("-q")
+    return command + list(args)
+
+
+def available_versions() -> list[tuple[int, ...]]:
+    """Every torch release on PyPI, from its JSON API, oldest first."""
+    index = os.environ.get("PIP_INDEX_URL", "https://pypi.org/simple").rstrip("/")
+    base = index[: -len("/simple")] if index.endswith("/simple") else index
+    try:
+        with urllib.request.urlopen(f"{base}/pypi/torch/json", timeout=60) as response:
+            releases = json.load(response)["releases"]
+    except OSError as error:
+        raise StoreError(f"cannot read torch's release list from PyPI: {error}") from error
+    versions = []
+    for name, files in releases.items():
+        if re.fullmatch(r"\d+\.\d+\.\d+", name) and any(not f.get("yanked") for f in files):
+            versions.append(parse_version(name))
+    return sorted(versions)
+
+
+def resolve_requested(requested: list[str]) -> list[tuple[int, ...]]:
+    """Turns the user's versions into exact releases: the newest patch of a minor, or an exact one."""
+    on_pypi = available_versions()
+    if not requested:
+        newest_patch = {}
+        for version in on_pypi:
+            if version[:2] >= OLDEST_SUPPORTED:
+                newest_patch[version[:2]] = version
+        return sorted(newest_patch.values())
+    resolved = []
+    for text in requested:
+        wanted = parse_version(text)
+        if wanted[:2] < OLDEST_SUPPORTED:
+            raise StoreError(f"torch {version_text(wanted)} is older than 2.9, the first release with the stable ABI headers this tool checks")
+        matches = [v for v in on_pypi if v[: len(wanted)] == wanted]
+        if not matches:
+            raise StoreError(f"torch {text} does not exist on PyPI")
+        resolved.append(matches[-1])
+    return sorted(set(resolved))
+
+
+class Store:
+    def __init__(self, root: Path):
+        self.root = root
+
+    @property
+    def releases_dir(self) -> Path:
+        return self.root / "releases"
+
+    def release_dir(self, version: tuple[int, ...]) -> Path:
+        return self.releases_dir / version_text(version)
+
+    def cuda_dir(self, major: int) -> Path:
+        return self.root / "cuda" / f"cu{major}"
+
+    @contextlib.contextmanager
+    def locked(self):
+        self.root.mkdir(parents=True, exist_ok=True)
+        with open(self.root / "lock", "w") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                say(f"store: waiting for another torch-abi-check using {self.root}")
+                fcntl.flock(lock, fcntl.LOCK_EX)
+            yield
+
+    def installed(self) -> dict[tuple[int, ...], dict]:
+        found = {}
+        if self.releases_dir.is_dir():
+            for entry in self.releases_dir.iterdir():
+                manifest = entry / RELEASE_MANIFEST
+                if manifest.is_file():
+                    data = json.loads(manifest.read_text())
+                    found[parse_version(data["version"])] = data
+        return dict(sorted(found.items()))
+
+    def install(self, versions: list[tuple[int, ...]]) -> None:
+        with self.locked():
+            for leftover in self.root.glob("download-*"):
+                shutil.rmtree(leftover, ignore_errors=True)
+            todo = [v for v in versions if not (self.release_dir(v) / RELEASE_MANIFEST).is_file()]
+            for version in versions:
+                if version not in todo:
+                    say(f"store: torch {version_text(version)} already installed")
+            for position, version in enumerate(todo, 1):
+                say(f"store: [{position}/{len(todo)}] torch {version_text(version)}")
+                with tempfile.TemporaryDirectory(dir=self.root, prefix="download-") as download_dir:
+                    self._install_release(version, self._download_torch(version, Path(download_dir)))
+
+    def remove(self, version: tuple[int, ...]) -> None:
+        with self.locked():
+            matches = [v for v in self.installed() if v[: len(version)] == version]
+            if not matches:
+                raise StoreError(f"torch {version_text(version)} is not installed in {self.root}")
+            for match in matches:
+                shutil.rmtree(self.release_dir(match))
+                say(f"store: removed torch {version_text(match)}")
+            self._drop_unused_cuda_sets()
+
+    def _download_torch(self, version: tuple[int, ...], into: Path) -> Path:
+        say(f"store: downloading torch {version_text(version)}")
+        target = into / version_text(version)
+        run(
+            pip_command("download", "--no-deps", "--no-cache-dir", "--only-binary=:all:",
+                        "-d", str(target), f"torch=={version_text(version)}"),
+            what=f"downloading torch {version_text(version)}",
+        )
+        (wheel,) = target.glob("torch-*.whl")
+        return wheel
+
+    def _install_release(self, version: tuple[int, ...], wheel: Path) -> None:
+        started = time.monotonic()
+        requirements, cuda_version = read_wheel_facts(wheel)
+        release_dir = self.release_dir(version)
+        if release_dir.exists():
+            say(f"store: torch {version_text(version)} was interrupted earlier; installing it again")
+            shutil.rmtree(release_dir)
+        venv = release_dir / "venv"
+        run([sys.executable, "-m", "venv", "--without-pip", str(venv)], what="creating a venv")
+        python = venv / "bin" / "python"
+        site = next((venv / "lib").glob("python3*/site-packages"))
+
+        pure, shared = split_requirements(requirements)
+        cuda_major = int(cuda_version.split(".")[0]) if cuda_version else None
+        if cuda_major is not None:
+            self._ensure_cuda_set(cuda_major, version, shared)
+            link_shared_packages(self.cuda_dir(cuda_major) / "site", site)
+
+        run(pip_command("install", "--no-deps", "--no-compile", str(wheel), python=python),
+            what=f"installing the torch {version_text(version)} wheel")
+        if pure:
+            run(pip_command("install", "--no-compile", "--cache-dir", str(self.root / "pip-cache"), *pure,
+                            python=python),
+                what=f"installing torch {version_text(version)}'s Python dependencies")
+
+        imported = run([str(python), "-c", "import torch; print(torch.__version__)"],
+                       what=f"importing torch {version_text(version)}").strip().splitlines()
+        reported = imported[-1].split("+")[0] if imported else ""
+        if reported != version_text(version):
+            raise StoreError(f"torch {version_text(version)} imports as '{reported}'")
+
+        torch_dir = site / "torch"
+        manifest = {
+            "version": version_text(version),
+            "python": str(python),
+            "torch_dir": str(torch_dir),
+            "include_dir": str(torch_dir / "include"),
+            "lib_dir": str(torch_dir / "lib"),
+            "cuda_major": cuda_major,
+            "cuda_version": cuda_version,
+            "shared_cuda_dir": str(self.cuda_dir(cuda_major)) if cuda_major is not None else None,
+            "disk_bytes": disk_usage(release_dir),
+            "install_seconds": round(time.monotonic() - started, 1),
+        }
+        write_json_atomically(release_dir / RELEASE_MANIFEST, manifest)
+        say(f"store: torch {version_text(version)} installed in {manifest['install_seconds']} s")
+
+    def _ensure_cuda_set(self, major: int, version: tuple[int, ...], requirements: list[str]) -> None:
+        """Makes sure cu<major> holds the pins of the newest release of that major seen so far."""
+        cuda_dir = self.cuda_dir(major)
+        manifest = cuda_dir / CUDA_MANIFEST
+        if manifest.is_file():
+            pinned_by = parse_version(json.loads(manifest.read_text())["pinned_by"])
+            if pinned_by >= version:
+                return
+            say(f"store: updating the shared CUDA {major} libraries to torch {version_text(version)}'s pins")
+        else:
+            say(f"store: installing the shared CUDA {major} libraries")
+        staging = cuda_dir.with_name(cuda_dir.name + ".new")
+        shutil.rmtree(staging, ignore_errors=True)
+        run(pip_command("install", "--no-compile", "--no-cache-dir", "--target", str(staging / "site"), *requirements),
+            what=f"installing the CUDA {major} libraries")
+        write_json_atomically(staging / CUDA_MANIFEST, {
+            "cuda_major": major,
+            "pinned_by": version_text(version),
+            "requirements": requirements,
+            "disk_bytes": disk_usage(staging),
+        })
+        # Swap in one rename each way, so the links of installed releases never point at a half set.
+        retired = cuda_dir.with_name(cuda_dir.name + ".old")
+        shutil.rmtree(retired, ignore_errors=True)
+        if cuda_dir.exists():
+            cuda_dir.rename(retired)
+        staging.rename(cuda_dir)
+        shutil.rmtree(retired, ignore_errors=True)
+
+    def _drop_unused_cuda_sets(self) -> None:
+        used = {data.get("cuda_major") for data in self.installed().values()}
+        cuda_root = self.root / "cuda"
+        if cuda_root.is_dir():
+            for entry in cuda_root.iterdir():
+                if not entry.name.startswith("cu") or entry.name[2:] not in {str(m) for m in used}:
+                    shutil.rmtree(entry)
+                    say(f"store: removed the unused shared libraries {entry.name}")
+
+
+def read_wheel_facts(wheel: Path) -> tuple[list[str], str | None]:
+    """The wheel's Requires-Dist lines and the CUDA version it was built for (None for CPU)."""
+    with zipfile.ZipFile(wheel) as archive:
+        metadata_name = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+        metadata = archive.read(metadata_name).decode()
+        version_py = archive.read("torch/version.py").decode()
+    requirements = [line.split(":", 1)[1].strip() for line in metadata.splitlines()
+                    if line.startswith("Requires-Dist:")]
+    cuda = re.search(r"^cuda\s*(?::\s*\S+)?\s*=\s*['\"]([\d.]+)['\"]", version_py, re.M)
+    return requirements, cuda.group(1) if cuda else None
+
+
+def requirement_name(requirement: str) -> str:
+    return re.match(r"[A-Za-z0-9._-]+", requirement).group(0).lower().replace("_", "-")
+
+
+def split_requirements(requirements: list[str]) -> tuple[list[str], list[str]]:
+    """(per-release pure-Python requirements, shared CUDA requirements); extras and triton dropped."""
+    pure, shared = [], []
+    for requirement in requirements:
+        if "extra ==" in requirement:
+            continue
+        name = requirement_name(requirement)
+        if name in SKIPPED_REQUIREMENTS:
+            continue
+        (shared if name.startswith(SHARED_CUDA_PREFIXES) else pure).append(requirement)
+    return pure, shared
+
+
+def link_shared_packages(shared_site: Path, site: Path) -> None:
+    for entry in sorted(shared_site.iterdir()):
+        if entry.name in ("bin", "__pycache__"):
+            continue
+        link = site / entry.name
+        if not link.exists():
+            link.symlink_to(entry)
+
+
+def disk_usage(path: Path) -> int:
+    """Bytes used on disk by the files under path, not following links (shared sets count once)."""
+    total = 0
+    for root, _, files in os.walk(path):
+        for name in files:
+            file = Path(root) / name
+            if not file.is_symlink():
+                total += file.lstat().st_blocks * 512
+    return total
+
+
+def write_json_atomically(path: Path, data: dict) -> None:
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+    os.replace(temporary, path)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="torch-abi-check store", description=__doc__.splitlines()[0])
+    parser.add_argument("--store", type=Path, default=None, help=f"store root (default: ${STORE_ENV}, else $XDG_CACHE_HOME/torch-abi-check)")
+    commands = parser.add_subparsers(dest="command", required=True)
+    install = commands.add_parser("install", help="install releases (default: newest patch of 2.9 ... newest)")
+    install.add_argument("versions", nargs="*")
+    remove = commands.add_parser("remove", help="remove an installed release")
+    remove.add_argument("version")
+    args = parser.parse_args(argv)
+    store = Store(args.store or default_store_root())
+    try:
+        if args.command == "install":
+            store.install(resolve_requested(args.versions))
+        elif args.command == "remove":
+            store.remove(parse_version(args.version))
+    except StoreError as error:
+        say(f"torch-abi-check: error: {error}")
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
