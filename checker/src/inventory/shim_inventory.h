@@ -1,0 +1,48 @@
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/torch_version.h"
+
+namespace abicheck {
+
+// What one declaration of the stable surface is.
+enum class DeclarationKind { Function, Struct, Enum, EnumConstant, Typedef, Macro };
+
+std::string_view to_string(DeclarationKind kind);
+std::optional<DeclarationKind> declaration_kind_from_string(std::string_view text);
+
+// One declaration of the stable surface (the C shim, torch/headeronly, torch/csrc/stable) of one
+// torch release, as a C++ front end saw it.
+struct ShimDeclaration {
+  std::string name;       // "aoti_torch_empty_strided", "AtenTensorOpaque", "TORCH_VERSION_2_10_0"
+  DeclarationKind kind = DeclarationKind::Function;
+  std::string signature;  // full C signature, or the macro's value, or the enum constant's value
+  std::string header;     // relative to the include dir: "torch/csrc/stable/c/shim.h"
+  int line = 0;
+  std::string backend;    // "" when visible on every backend, else the define it needs: "USE_CUDA"
+  TorchVersion since;     // the oldest TORCH_TARGET_VERSION at which it is visible
+
+  auto operator<=>(const ShimDeclaration&) const = default;
+};
+
+// Every declaration of one release, sorted by (name, kind, backend) so that files are byte-stable.
+struct ShimInventory {
+  TorchVersion release;
+  std::vector<ShimDeclaration> declarations;
+
+  const ShimDeclaration* find(std::string_view name, DeclarationKind kind = DeclarationKind::Function) const;
+  void sort();
+};
+
+// The file format of shim_decls/<release>/inventory.json:
+//   {"release": "2.10", "declarations": [{"name", "kind", "signature", "header", "line", "backend", "since"}]}
+std::string inventory_to_json(const ShimInventory& inventory);
+// Throws ToolError naming the file on anything malformed or truncated.
+ShimInventory load_inventory(const std::filesystem::path& path);
+
+}  // namespace abicheck
