@@ -17,6 +17,8 @@ debian_packages=(
 . /etc/os-release
 case "${ID:-debian}" in
   debian) debian_packages+=(chromium) ;;
+  ubuntu) ;;
+  *) echo "setup: ${ID} is not Debian or Ubuntu; package names may differ" >&2 ;;
 esac
 
 missing=()

@@ -183,7 +183,9 @@ class Store:
         with self.locked():
             for leftover in self.root.glob("download-*"):
                 shutil.rmtree(leftover, ignore_errors=True)
-            todo = [v for v in versions if not (self.release_dir(v) / RELEASE_MANIFEST).is_file()]
+            # Newest first: the first release of each CUDA major then pins its shared libraries,
+            # and the older ones reuse them instead of reinstalling the set once per release.
+            todo = [v for v in sorted(versions, reverse=True) if not (self.release_dir(v) / RELEASE_MANIFEST).is_file()]
             for version in versions:
                 if version not in todo:
                     say(f"store: torch {version_text(version)} already installed")
@@ -360,12 +362,15 @@ def main(argv: list[str]) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     install = commands.add_parser("install", help="install releases (default: newest patch of 2.9 ... newest)")
     install.add_argument("versions", nargs="*")
+    install.add_argument("--dry-run", action="store_true", help="print the exact releases it would install, one a line")
     remove = commands.add_parser("remove", help="remove an installed release")
     remove.add_argument("version")
     args = parser.parse_args(argv)
     store = Store(args.store or default_store_root())
     try:
-        if args.command == "install":
+        if args.command == "install" and args.dry_run:
+            print("\n".join(version_text(v) for v in resolve_requested(args.versions)))
+        elif args.command == "install":
             store.install(resolve_requested(args.versions))
         elif args.command == "remove":
             store.remove(parse_version(args.version))

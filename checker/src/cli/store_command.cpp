@@ -64,7 +64,7 @@ ExitCode run_store_script(const ReleaseStore& store, std::vector<std::string> ar
   std::vector<std::string> argv = {host_python(), (project_root() / "matrix" / "torch_store.py").string(), "--store",
                                    store.root().string()};
   argv.insert(argv.end(), arguments.begin(), arguments.end());
-  ProcessResult result = run_process({.argv = argv, .capture_output = false});
+  ProcessResult result = run_process({.argv = argv, .capture_output = false, .own_process_group = false});
   if (!result.exit_code) throw ToolError(fmt::format("the store script ended by {}", result.describe()));
   return *result.exit_code == 0 ? ExitCode::Clean : ExitCode::ToolError;
 }
@@ -74,6 +74,7 @@ ExitCode run_store_script(const ReleaseStore& store, std::vector<std::string> ar
 void add_store_command(CLI::App& app, const CommonOptions& common, CommandAction& action) {
   struct Options {
     std::vector<std::string> install_versions;
+    bool dry_run = false;
     std::optional<std::string> list_json;
     std::string version;  // for path and remove
   };
@@ -84,9 +85,11 @@ void add_store_command(CLI::App& app, const CommonOptions& common, CommandAction
   auto* install = store->add_subcommand(
       "install", "install torch releases (default: the newest patch of every minor release from 2.9 on)");
   install->add_option("versions", options->install_versions, "versions such as 2.10 or 2.10.0");
+  install->add_flag("--dry-run", options->dry_run, "print the exact releases it would install, one a line");
   install->callback([&action, &common, options] {
     action = [&common, options] {
       std::vector<std::string> arguments = {"install"};
+      if (options->dry_run) arguments.emplace_back("--dry-run");
       arguments.insert(arguments.end(), options->install_versions.begin(), options->install_versions.end());
       return run_store_script(open_store(common), arguments);
     };

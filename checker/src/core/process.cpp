@@ -38,7 +38,7 @@ std::vector<char*> as_c_strings(std::vector<std::string>& strings) {
 
 // Only async-signal-safe calls between fork and exec.
 [[noreturn]] void exec_child(const ProcessSpec& spec, int output_fd, char** argv, char** envp) {
-  setpgid(0, 0);
+  if (spec.own_process_group) setpgid(0, 0);
   int null_fd = open("/dev/null", O_RDONLY);
   if (null_fd >= 0) dup2(null_fd, STDIN_FILENO);
   if (output_fd >= 0) {
@@ -88,7 +88,8 @@ ProcessResult run_process(const ProcessSpec& spec) {
   pid_t pid = fork();
   if (pid < 0) throw ToolError(fmt::format("cannot start {}: {}", spec.argv[0], std::strerror(errno)));
   if (pid == 0) exec_child(spec, pipe_fds[1], argv.data(), envp.data());
-  setpgid(pid, pid);  // also here, so a timeout can never race the child's own setpgid
+  if (spec.own_process_group) setpgid(pid, pid);  // also here, so a timeout never races the child's own
+  pid_t kill_target = spec.own_process_group ? -pid : pid;
 
   ProcessResult result;
   if (spec.capture_output) close(pipe_fds[1]);
@@ -102,7 +103,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - std::chrono::steady_clock::now());
       if (left.count() <= 0 && !result.timed_out) {
         result.timed_out = true;
-        kill(-pid, SIGKILL);
+        kill(kill_target, SIGKILL);
       }
       wait_ms = static_cast<int>(std::clamp<long>(left.count(), 0, 100));
     }
@@ -125,7 +126,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
   // The child is gone; take what is left in the pipe. A grandchild that still holds it open is
   // killed with the group rather than waited for.
   if (output_open) {
-    kill(-pid, SIGKILL);
+    if (spec.own_process_group) kill(-pid, SIGKILL);
     pollfd fd{pipe_fds[0], POLLIN, 0};
     char buffer[65536];
     while (poll(&fd, 1, 200) > 0) {

@@ -18,6 +18,9 @@ struct ProcessSpec {
   std::optional<std::chrono::milliseconds> timeout;
   std::optional<std::size_t> memory_limit_bytes;  // RLIMIT_AS of the child
   bool capture_output = true;  // false: the child writes to our stdout/stderr (progress on a TTY)
+  // true: the child leads a process group of its own, so a timeout kills everything it started.
+  // false: it stays in ours, so a Ctrl-C on the terminal reaches it as it reaches us.
+  bool own_process_group = true;
 };
 
 struct ProcessResult {
@@ -34,7 +37,7 @@ struct ProcessResult {
   std::string tail(std::size_t lines) const;
 };
 
-// Runs the child in its own process group; on timeout the whole group is killed. Throws ToolError
+// Runs the child; on timeout it (with its process group, when it has one) is killed. Throws ToolError
 // only when the child cannot be started at all.
 ProcessResult run_process(const ProcessSpec& spec);
 

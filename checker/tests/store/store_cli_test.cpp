@@ -1,0 +1,76 @@
+// Integration tests of the torch release store against the real releases that ci/test.sh installed
+// from PyPI into the default store.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "core/process.h"
+#include "store/release_store.h"
+#include "support/cli.h"
+
+namespace abicheck {
+namespace {
+
+using testing::run_cli;
+
+std::vector<StoredRelease> installed_releases() {
+  auto releases = ReleaseStore(ReleaseStore::default_root()).releases();
+  if (releases.empty()) ADD_FAILURE() << "the default store is empty: run `torch-abi-check store install` first";
+  return releases;
+}
+
+TEST(StoreCli, ListsEveryReleaseThatTheDefaultInstallResolvesTo) {
+  auto plan = run_cli({"store", "install", "--dry-run"});
+  ASSERT_TRUE(plan.succeeded()) << plan.output;
+  auto listed = run_cli({"store", "list", "--json"});
+  ASSERT_TRUE(listed.succeeded()) << listed.output;
+
+  std::set<std::string> planned, installed;
+  for (std::size_t start = 0, end; start < plan.output.size(); start = end + 1) {
+    end = plan.output.find('\n', start);
+    if (end == std::string::npos) end = plan.output.size();
+    if (end > start) planned.insert(plan.output.substr(start, end - start));
+  }
+  for (const auto& release : nlohmann::json::parse(listed.output).at("releases")) {
+    installed.insert(release.at("version").get<std::string>());
+  }
+  EXPECT_TRUE(planned.contains("2.9.1")) << "2.9's newest patch is missing from the plan";
+  EXPECT_EQ(installed, planned);
+}
+
+TEST(StoreCli, EachReleaseImportsAtItsVersionAndHasItsStableHeaders) {
+  for (const auto& release : installed_releases()) {
+    SCOPED_TRACE(release.version.to_full_string());
+    auto imported = run_process({.argv = {release.python.string(), "-c", "import torch; print(torch.__version__)"},
+                                 .timeout = std::chrono::minutes(2)});
+    ASSERT_TRUE(imported.succeeded()) << imported.tail(5);
+    EXPECT_EQ(imported.tail(1).substr(0, imported.tail(1).find('+')), release.version.to_full_string());
+    EXPECT_TRUE(std::filesystem::exists(release.include_dir / "torch/csrc/inductor/aoti_torch/c/shim.h"));
+    EXPECT_TRUE(std::filesystem::exists(release.lib_dir / "libtorch_cpu.so"));
+  }
+}
+
+TEST(StoreCli, PathFindsTheNewestPatchOfAMinor) {
+  auto releases = installed_releases();
+  ASSERT_FALSE(releases.empty());
+  const auto& oldest = releases.front();
+  auto result = run_cli({"store", "path", oldest.version.to_string()});
+  ASSERT_TRUE(result.succeeded()) << result.output;
+  EXPECT_EQ(result.tail(1), oldest.root.string());
+}
+
+TEST(StoreCli, UnknownVersionsAreOneErrorLineAndExitTwo) {
+  for (const auto& arguments : std::vector<std::vector<std::string>>{{"store", "install", "2.99"},
+                                                                     {"store", "install", "2.7"},
+                                                                     {"store", "install", "two.ten"},
+                                                                     {"store", "path", "2.99"}}) {
+    auto result = run_cli(arguments);
+    EXPECT_EQ(result.exit_code, 2) << arguments.back();
+    EXPECT_EQ(result.tail(1), result.tail(5)) << "more than one line: " << result.output;
+    EXPECT_NE(result.output.find("error:"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace abicheck

@@ -1,0 +1,83 @@
+// An install killed half-way must never be listed and must be redone by the next install; two
+// installs into one store at once must not corrupt it. Runs against a scratch store that borrows
+// the default store's shared CUDA libraries (hard links), so only torch itself is downloaded.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "core/process.h"
+#include "store/release_store.h"
+#include "support/cli.h"
+
+namespace fs = std::filesystem;
+
+namespace abicheck {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::run_cli;
+
+class ScratchStore : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ReleaseStore defaults(ReleaseStore::default_root());
+    auto oldest = defaults.find("2.9");
+    if (!oldest || !oldest->cuda_major) GTEST_SKIP() << "needs torch 2.9 in the default store";
+    root_ = fs::path(::testing::TempDir()) / fmt::format("scratch-store-{}", getpid());
+    fs::remove_all(root_);
+    fs::create_directories(root_ / "cuda");
+    auto shared = fmt::format("cu{}", *oldest->cuda_major);
+    auto linked = run_process({.argv = {"cp", "-al", (defaults.root() / "cuda" / shared).string(),
+                                        (root_ / "cuda" / shared).string()}});
+    ASSERT_TRUE(linked.succeeded()) << linked.output;
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  std::vector<StoredRelease> listed() const { return ReleaseStore(root_).releases(); }
+
+  fs::path root_;
+};
+
+TEST_F(ScratchStore, AnInstallKilledHalfWayIsNotListedAndIsRedone) {
+  // setsid puts the CLI, the store script and pip in one new process group, so one kill reaches
+  // them all, as a machine going down would.
+  fs::path half_installed = root_ / "releases/2.9.1/venv/lib/python3.11/site-packages/torch";
+  std::string script = fmt::format(
+      "setsid {cli} --store {root} store install 2.9 >/dev/null 2>&1 & pid=$!\n"
+      "for i in $(seq 600); do [ -d {marker} ] && break; sleep 0.2; done\n"
+      "sleep 1; kill -KILL -- -$pid; wait $pid; [ -d {marker} ]",
+      fmt::arg("cli", TORCH_ABI_CHECK_CLI), fmt::arg("root", root_.string()), fmt::arg("marker", half_installed.string()));
+  auto killed = run_process({.argv = {"bash", "-c", script}, .timeout = 5min});
+  ASSERT_TRUE(killed.succeeded()) << "the install never reached the torch wheel: " << killed.output;
+  EXPECT_TRUE(listed().empty()) << "a killed install was listed as installed";
+
+  auto repaired = run_cli({"--store", root_.string(), "store", "install", "2.9"});
+  ASSERT_TRUE(repaired.succeeded()) << repaired.output;
+  EXPECT_NE(repaired.output.find("interrupted earlier"), std::string::npos) << repaired.output;
+  auto releases = listed();
+  ASSERT_EQ(releases.size(), 1u);
+  auto imported = run_process({.argv = {releases[0].python.string(), "-c", "import torch; print(torch.__version__)"}});
+  EXPECT_EQ(imported.tail(1).substr(0, imported.tail(1).find('+')), "2.9.1") << imported.output;
+}
+
+TEST_F(ScratchStore, ConcurrentInstallsTakeTurnsAndInstallOnce) {
+  ProcessResult first, second;
+  std::thread racer([&] { first = run_cli({"--store", root_.string(), "store", "install", "2.9"}); });
+  std::this_thread::sleep_for(200ms);
+  second = run_cli({"--store", root_.string(), "store", "install", "2.9"});
+  racer.join();
+  EXPECT_TRUE(first.succeeded()) << first.output;
+  EXPECT_TRUE(second.succeeded()) << second.output;
+  std::string both = first.output + second.output;
+  EXPECT_NE(both.find("already installed"), std::string::npos) << both;
+  EXPECT_NE(both.find("waiting for another"), std::string::npos) << both;
+  ASSERT_EQ(listed().size(), 1u);
+  EXPECT_EQ(listed()[0].version.to_full_string(), "2.9.1");
+}
+
+}  // namespace
+}  // namespace abicheck
