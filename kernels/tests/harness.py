@@ -1,0 +1,99 @@
+"""A tiny test harness for the reference kernels, run inside one torch release's Python.
+
+The store's virtual environments hold torch and nothing else, so this stands in for pytest:
+tests register with @case, the runner calls the ones whose group the build contains and
+reports each op's result as data.
+"""
+
+import traceback
+
+import torch
+
+CASES = []
+
+NUMERIC_DTYPES = [torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int32, torch.int64]
+FLOAT_DTYPES = [torch.float32, torch.float64, torch.float16, torch.bfloat16]
+
+
+def case(group, op, backend="cpu"):
+    """Registers a test of `op` that needs kernel group `group` ("2.10") on `backend`."""
+
+    def register(function):
+        CASES.append({"group": group, "op": op, "backend": backend, "name": function.__name__, "run": function})
+        return function
+
+    return register
+
+
+def make(shape, dtype, device="cpu", seed=0):
+    generator = torch.Generator().manual_seed(seed)
+    if dtype.is_floating_point:
+        values = torch.randn(shape, generator=generator, dtype=torch.float64) * 4
+    else:
+        values = torch.randint(-50, 50, shape, generator=generator, dtype=torch.int64)
+    return values.to(dtype).to(device)
+
+
+def layouts(dtype, device="cpu"):
+    """Inputs of every layout a strided kernel must honour, each with a name for messages."""
+    base = make((6, 8), dtype, device, seed=1)
+    return [
+        ("empty", make((0,), dtype, device)),
+        ("empty-2d", make((3, 0), dtype, device)),
+        ("scalar", make((), dtype, device)),
+        ("vector", make((7,), dtype, device)),
+        ("contiguous-3d", make((2, 3, 4), dtype, device)),
+        ("transposed", base.t()),
+        ("stepped", base[:, ::3]),
+        ("offset", base[2:, 1:]),
+        ("expanded", make((1, 5), dtype, device).expand(4, 5)),
+    ]
+
+
+def tolerance(dtype):
+    if dtype in (torch.float16, torch.bfloat16):
+        return {"rtol": 2e-2, "atol": 5e-2}
+    return {"rtol": 1e-5, "atol": 1e-6}
+
+
+def assert_close(actual, expected, what=""):
+    if actual.shape != expected.shape:
+        raise AssertionError(f"{what}: shape {tuple(actual.shape)} != {tuple(expected.shape)}")
+    if actual.dtype != expected.dtype:
+        raise AssertionError(f"{what}: dtype {actual.dtype} != {expected.dtype}")
+    if actual.device != expected.device:
+        raise AssertionError(f"{what}: device {actual.device} != {expected.device}")
+    if expected.dtype.is_floating_point:
+        torch.testing.assert_close(actual, expected, **tolerance(expected.dtype), msg=lambda m: f"{what}: {m}")
+    elif not torch.equal(actual, expected):
+        raise AssertionError(f"{what}: values differ")
+
+
+def assert_raises(exception_type, message_part, call):
+    try:
+        call()
+    except exception_type as error:
+        if message_part not in str(error):
+            raise AssertionError(f"raised {exception_type.__name__} without {message_part!r}: {error}") from None
+        return
+    raise AssertionError(f"expected {exception_type.__name__} containing {message_part!r}, nothing was raised")
+
+
+def run_cases(groups, backend, device_available):
+    """Runs the registered cases of `groups` for `backend`; returns one result dict per case."""
+    results = []
+    for registered in CASES:
+        if registered["group"] not in groups or registered["backend"] != backend:
+            continue
+        result = {"op": registered["op"], "name": registered["name"], "group": registered["group"]}
+        if backend != "cpu" and not device_available:
+            result.update(outcome="skipped", message="no device")
+        else:
+            try:
+                registered["run"]()
+                result.update(outcome="passed", message="")
+            except Exception as error:  # a failing op must not stop the others
+                result.update(outcome="failed", message=f"{type(error).__name__}: {error}",
+                              traceback=traceback.format_exc())
+        results.append(result)
+    return results

@@ -1,0 +1,80 @@
+"""Tests of the 2.10 group against torch's eager results."""
+
+import torch
+
+from harness import FLOAT_DTYPES, NUMERIC_DTYPES, assert_close, assert_raises, case, layouts, make
+
+ops = torch.ops.abiref
+
+
+@case("2.10", "parallel_scale")
+def parallel_scale_matches_multiplication():
+    for dtype in NUMERIC_DTYPES:
+        for name, x in layouts(dtype) + [("large", make((300, 100), dtype))]:
+            expected = (x.double() * 3).to(dtype) if not dtype.is_floating_point else x * 3
+            assert_close(ops.parallel_scale(x, 3.0), expected, f"{dtype} {name}")
+
+
+@case("2.10", "sum_tensors")
+def sum_tensors_adds_a_list():
+    for dtype in NUMERIC_DTYPES:
+        for name, x in layouts(dtype):
+            others = [make(x.shape, dtype, seed=s) for s in (3, 4)]
+            assert_close(ops.sum_tensors([x] + others), x + others[0] + others[1], f"{dtype} {name}")
+    assert_raises(RuntimeError, "expected at least one tensor", lambda: ops.sum_tensors([]))
+    assert_raises(RuntimeError, "shapes differ", lambda: ops.sum_tensors([make((2,), torch.float32), make((3,), torch.float32)]))
+
+
+@case("2.10", "difference")
+def difference_matches_sub():
+    for dtype in FLOAT_DTYPES:
+        for name, x in layouts(dtype):
+            y = make(x.shape, dtype, seed=9)
+            assert_close(ops.difference(x, y, 2.0), torch.sub(x, y, alpha=2), f"{dtype} {name}")
+    # The op's alpha is a float, which aten refuses for integer tensors: the error must cross back.
+    integers = make((3,), torch.int64)
+    assert_raises(RuntimeError, "", lambda: ops.difference(integers, integers, 2.0))
+
+
+@case("2.10", "reshape_to")
+def reshape_to_matches_reshape():
+    x = make((4, 6), torch.float32)
+    for shape in ([24], [2, 12], [3, -1], [2, 2, 6]):
+        assert_close(ops.reshape_to(x, shape), x.reshape(shape), str(shape))
+    assert_close(ops.reshape_to(x.t(), [24]), x.t().reshape(24), "non-contiguous")
+    assert_raises(RuntimeError, "", lambda: ops.reshape_to(x, [5, 5]))
+
+
+@case("2.10", "copy_into_")
+def copy_into_copies_with_conversion():
+    for name, src in layouts(torch.float64):
+        dst = torch.empty(src.shape, dtype=torch.float32)
+        ops.copy_into_(dst, src)
+        assert_close(dst, src.float(), name)
+
+
+@case("2.10", "filled")
+def filled_matches_full():
+    for shape in ([0], [3], [2, 5]):
+        assert_close(ops.filled(shape, 1.5), torch.full(shape, 1.5), str(shape))
+
+
+@case("2.10", "dispatch_neg")
+def dispatch_neg_calls_aten_neg():
+    for dtype in NUMERIC_DTYPES:
+        for name, x in layouts(dtype):
+            assert_close(ops.dispatch_neg(x), -x, f"{dtype} {name}")
+
+
+@case("2.10", "describe")
+def describe_passes_strings_both_ways():
+    for prefix in ("tensor", "", "ünïcode"):
+        actual = ops.describe(make((2, 3), torch.float32), prefix)
+        if actual != f"{prefix}:2d:6":
+            raise AssertionError(f"{actual!r}")
+
+
+@case("2.10", "thread_count")
+def thread_count_matches_torch():
+    if ops.thread_count() != torch.get_num_threads():
+        raise AssertionError(f"{ops.thread_count()} != {torch.get_num_threads()}")
