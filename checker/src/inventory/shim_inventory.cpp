@@ -59,7 +59,8 @@ std::string inventory_to_json(const ShimInventory& inventory) {
                             {"backend", d.backend},
                             {"since", d.since.to_string()}});
   }
-  nlohmann::ordered_json document = {{"release", inventory.release.to_string()}, {"declarations", declarations}};
+  nlohmann::ordered_json document = {
+      {"release", inventory.release.to_string()}, {"declarations", declarations}, {"notes", inventory.notes}};
   return document.dump(1) + "\n";
 }
 
@@ -83,6 +84,7 @@ ShimInventory load_inventory(const std::filesystem::path& path) {
       d.since = TorchVersion::parse(item.at("since").get<std::string>());
       inventory.declarations.push_back(std::move(d));
     }
+    if (document.contains("notes")) inventory.notes = document.at("notes").get<std::vector<std::string>>();
     return inventory;
   } catch (const nlohmann::json::exception& error) {
     throw ToolError(fmt::format("{}: not a valid inventory: {}", path.string(), error.what()));

@@ -34,13 +34,17 @@ struct ShimDeclaration {
 struct ShimInventory {
   TorchVersion release;
   std::vector<ShimDeclaration> declarations;
+  // Facts about the headers found while collecting, e.g. a stable header that does not compile
+  // under TORCH_TARGET_VERSION; sorted.
+  std::vector<std::string> notes;
 
   const ShimDeclaration* find(std::string_view name, DeclarationKind kind = DeclarationKind::Function) const;
   void sort();
 };
 
 // The file format of shim_decls/<release>/inventory.json:
-//   {"release": "2.10", "declarations": [{"name", "kind", "signature", "header", "line", "backend", "since"}]}
+//   {"release": "2.10", "declarations": [{"name", "kind", "signature", "header", "line", "backend", "since"}],
+//    "notes": ["..."]}   ("notes" may be absent)
 std::string inventory_to_json(const ShimInventory& inventory);
 // Throws ToolError naming the file on anything malformed or truncated.
 ShimInventory load_inventory(const std::filesystem::path& path);

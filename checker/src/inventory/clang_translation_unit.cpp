@@ -1,0 +1,70 @@
+#include "inventory/clang_translation_unit.h"
+
+#include <fmt/format.h>
+
+#include "core/tool_error.h"
+
+namespace abicheck {
+
+std::string copy_cx_string(CXString text) {
+  const char* chars = clang_getCString(text);
+  std::string copy = chars ? chars : "";
+  clang_disposeString(text);
+  return copy;
+}
+
+ClangTranslationUnit::ClangTranslationUnit(const std::filesystem::path& include_dir, const std::string& source,
+                                           const std::vector<std::string>& arguments, bool with_macros) {
+  std::string include = std::filesystem::absolute(include_dir).lexically_normal().string();
+  while (include.size() > 1 && include.back() == '/') include.pop_back();
+  include_prefix_ = include + "/";
+
+  // The in-memory source gets a name inside the include dir so that relative positions work; no
+  // file is created there.
+  std::string source_name = include_prefix_ + "__torch_abi_check_probe__.cpp";
+  std::vector<std::string> owned = {"-x", "c++", "-std=c++17", "-w", "-I" + include};
+  owned.insert(owned.end(), arguments.begin(), arguments.end());
+  std::vector<const char*> argv;
+  for (const auto& argument : owned) argv.push_back(argument.c_str());
+  CXUnsavedFile unsaved{source_name.c_str(), source.c_str(), static_cast<unsigned long>(source.size())};
+
+  unsigned flags = CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_KeepGoing;
+  if (with_macros) flags |= CXTranslationUnit_DetailedPreprocessingRecord;
+  index_ = clang_createIndex(0, 0);
+  CXErrorCode status = clang_parseTranslationUnit2(index_, source_name.c_str(), argv.data(),
+                                                   static_cast<int>(argv.size()), &unsaved, 1, flags, &unit_);
+  if (status != CXError_Success || unit_ == nullptr) {
+    clang_disposeIndex(index_);
+    throw ToolError(fmt::format("{}: libclang could not parse the stable headers (error {})", include,
+                                static_cast<int>(status)));
+  }
+  for (unsigned i = 0, n = clang_getNumDiagnostics(unit_); i < n; ++i) {
+    CXDiagnostic diagnostic = clang_getDiagnostic(unit_, i);
+    if (clang_getDiagnosticSeverity(diagnostic) >= CXDiagnostic_Error) {
+      CXFile file = nullptr;
+      unsigned line = 0;
+      clang_getExpansionLocation(clang_getDiagnosticLocation(diagnostic), &file, &line, nullptr, nullptr);
+      std::string name = file ? copy_cx_string(clang_getFileName(file)) : "<command line>";
+      if (name.starts_with(include_prefix_)) name.erase(0, include_prefix_.size());
+      errors_.push_back(fmt::format("{}:{}: {}", name, line, copy_cx_string(clang_getDiagnosticSpelling(diagnostic))));
+    }
+    clang_disposeDiagnostic(diagnostic);
+  }
+}
+
+ClangTranslationUnit::~ClangTranslationUnit() {
+  clang_disposeTranslationUnit(unit_);
+  clang_disposeIndex(index_);
+}
+
+HeaderPosition ClangTranslationUnit::position_of(CXCursor cursor) const {
+  CXFile file = nullptr;
+  unsigned line = 0;
+  clang_getExpansionLocation(clang_getCursorLocation(cursor), &file, &line, nullptr, nullptr);
+  if (!file) return {};
+  std::string name = copy_cx_string(clang_getFileName(file));
+  if (!name.starts_with(include_prefix_)) return {};
+  return {name.substr(include_prefix_.size()), static_cast<int>(line)};
+}
+
+}  // namespace abicheck

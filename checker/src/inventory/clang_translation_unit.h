@@ -1,0 +1,60 @@
+#pragma once
+
+#include <clang-c/Index.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace abicheck {
+
+// libclang's strings are owned handles; this copies one out and frees it.
+std::string copy_cx_string(CXString text);
+inline std::string cursor_spelling(CXCursor cursor) { return copy_cx_string(clang_getCursorSpelling(cursor)); }
+inline std::string type_spelling(CXType type) { return copy_cx_string(clang_getTypeSpelling(type)); }
+
+// Where a cursor's declaration was written, relative to the include dir of the parse ("" when it
+// is not under it, e.g. a system header). Macro-expanded declarations count where they expand.
+struct HeaderPosition {
+  std::string header;
+  int line = 0;
+};
+
+// One parse of a generated source by libclang: the index and translation unit are owned here and
+// disposed together. Each instance is independent, so several can parse on different threads.
+class ClangTranslationUnit {
+ public:
+  // `source` is an in-memory file (never written to disk) compiled as C++17 with `arguments` added;
+  // include_dir is added as -I and is what positions are made relative to.
+  ClangTranslationUnit(const std::filesystem::path& include_dir, const std::string& source,
+                       const std::vector<std::string>& arguments, bool with_macros);
+  ~ClangTranslationUnit();
+  ClangTranslationUnit(const ClangTranslationUnit&) = delete;
+  ClangTranslationUnit& operator=(const ClangTranslationUnit&) = delete;
+
+  CXTranslationUnit get() const { return unit_; }
+  CXCursor root() const { return clang_getTranslationUnitCursor(unit_); }
+  // Every error and fatal error as "header:line: message", headers relative to the include dir.
+  const std::vector<std::string>& errors() const { return errors_; }
+  HeaderPosition position_of(CXCursor cursor) const;
+
+ private:
+  std::string include_prefix_;  // the include dir as clang spells it, with a trailing '/'
+  CXIndex index_ = nullptr;
+  CXTranslationUnit unit_ = nullptr;
+  std::vector<std::string> errors_;
+};
+
+// Visits the direct children of `parent` with any callable taking a CXCursor.
+template <typename Visitor>
+void for_each_child(CXCursor parent, Visitor&& visitor) {
+  clang_visitChildren(
+      parent,
+      [](CXCursor child, CXCursor, CXClientData data) {
+        (*static_cast<Visitor*>(data))(child);
+        return CXChildVisit_Continue;
+      },
+      &visitor);
+}
+
+}  // namespace abicheck

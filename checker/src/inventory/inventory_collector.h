@@ -1,0 +1,38 @@
+#pragma once
+
+#include <filesystem>
+#include <optional>
+
+#include "core/torch_version.h"
+#include "inventory/shim_inventory.h"
+
+namespace abicheck {
+
+// The backend defines whose presence changes what the stable headers declare. Each inventory parse
+// is done without them and with all of them; one more parse per define tells which one a
+// declaration needs.
+inline constexpr std::string_view kBackendDefines[] = {"USE_CUDA", "USE_XPU"};
+
+// The `backend` of a declaration that only an extension defining no TORCH_TARGET_VERSION sees
+// (e.g. declarations under AT_MKLDNN_ENABLED() in shim_cpu.h, whose ATen/Config.h refuses to be
+// included under a target).
+inline constexpr std::string_view kUntargetedOnly = "!TORCH_TARGET_VERSION";
+
+struct InventoryOptions {
+  std::optional<TorchVersion> release;  // none: read from the headers (see read_release_from_headers)
+  unsigned jobs = 0;                    // parses run in parallel; 0: the machine's cores, at most 4
+};
+
+// The stable surface of the torch whose headers are in include_dir (a store release's include dir
+// or any plain header tree, e.g. a source checkout's or a fixture's). libclang parses one generated
+// source that includes every stable header, once per target value 2.9 ... the release, with and
+// without the backend defines; a declaration's `since` is the lowest target at which it is visible,
+// its `backend` the define it needs. Throws ToolError (naming the header and line) when the headers
+// do not parse without a target, when they are older than 2.9 or have no stable ABI headers.
+ShimInventory collect_inventory(const std::filesystem::path& include_dir, const InventoryOptions& options = {});
+
+// The release the headers belong to, from TORCH_VERSION_MAJOR/MINOR/PATCH as the headers define
+// them (torch/headeronly/version.h from 2.10, torch/csrc/api/include/torch/version.h before).
+TorchVersion read_release_from_headers(const std::filesystem::path& include_dir);
+
+}  // namespace abicheck

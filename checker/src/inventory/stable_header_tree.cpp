@@ -1,0 +1,91 @@
+#include "inventory/stable_header_tree.h"
+
+#include <algorithm>
+#include <array>
+#include <fmt/format.h>
+
+#include "core/tool_error.h"
+#include "store/release_store.h"
+
+namespace abicheck {
+namespace {
+
+// Headers of the stable trees that only compile on another platform, with why.
+constexpr std::array<std::string_view, 2> kPlatformSpecificHeaders{
+    "torch/headeronly/cpu/",                 // vectorisation per instruction set: NEON does not build on x86
+    "torch/headeronly/util/win32-headers.h",  // 2.14+: includes <windows.h>
+};
+
+constexpr std::array<std::pair<std::string_view, std::string_view>, 5> kBackendHeaders{{
+    {"torch/csrc/inductor/aoti_torch/generated/c_shim_cuda.h", "USE_CUDA"},
+    {"torch/csrc/inductor/aoti_torch/generated/c_shim_mps.h", "USE_MPS"},
+    {"torch/csrc/inductor/aoti_torch/generated/c_shim_xpu.h", "USE_XPU"},
+    {"torch/csrc/inductor/aoti_torch/c/shim_mps.h", "USE_MPS"},
+    {"torch/csrc/inductor/aoti_torch/c/shim_xpu.h", "USE_XPU"},
+}};
+
+void require_stable_headers(const std::filesystem::path& include_dir, const std::string& spec) {
+  if (!std::filesystem::is_regular_file(include_dir / kShimHeader)) {
+    throw ToolError(fmt::format("{}: no stable ABI headers ({} is missing; torch {} or newer is needed)", spec,
+                                kShimHeader, kOldestStableRelease.to_string()));
+  }
+}
+
+}  // namespace
+
+bool is_stable_header(std::string_view relative) {
+  return std::ranges::any_of(kStableHeaderTrees, [&](std::string_view tree) { return relative.starts_with(tree); });
+}
+
+std::vector<std::string> list_stable_headers(const std::filesystem::path& include_dir) {
+  std::vector<std::string> headers;
+  for (std::string_view tree : kStableHeaderTrees) {
+    std::filesystem::path root = include_dir / tree;
+    if (!std::filesystem::is_directory(root)) continue;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+      if (!entry.is_regular_file() || entry.path().extension() != ".h") continue;
+      std::string relative = entry.path().lexically_relative(include_dir).generic_string();
+      if (std::ranges::any_of(kPlatformSpecificHeaders, [&](std::string_view skip) { return relative.starts_with(skip); })) {
+        continue;
+      }
+      headers.push_back(std::move(relative));
+    }
+  }
+  std::ranges::sort(headers);
+  return headers;
+}
+
+std::string_view backend_of_header(std::string_view relative) {
+  for (const auto& [header, backend] : kBackendHeaders) {
+    if (header == relative) return backend;
+  }
+  return {};
+}
+
+TorchHeaderSource resolve_torch_source(const std::string& spec, const std::filesystem::path& store_root) {
+  std::filesystem::path path(spec);
+  if (std::filesystem::exists(path)) {
+    TorchHeaderSource source;
+    if (std::filesystem::is_directory(path / "include" / "torch")) {
+      source.include_dir = path / "include";
+      if (std::filesystem::is_directory(path / "lib")) source.lib_dir = path / "lib";
+    } else {
+      source.include_dir = path;
+    }
+    require_stable_headers(source.include_dir, spec);
+    return source;
+  }
+  if (!TorchVersion::try_parse(spec)) {
+    throw ToolError(fmt::format("{}: neither a torch version nor an existing directory", spec));
+  }
+  if (TorchVersion::parse(spec).minor_release() < kOldestStableRelease) {
+    throw ToolError(fmt::format("{}: torch older than {} has no stable ABI headers this tool understands", spec,
+                                kOldestStableRelease.to_string()));
+  }
+  ReleaseStore store(store_root.empty() ? ReleaseStore::default_root() : store_root);
+  StoredRelease release = store.require(spec);
+  require_stable_headers(release.include_dir, spec);
+  return {release.include_dir, release.lib_dir};
+}
+
+}  // namespace abicheck
