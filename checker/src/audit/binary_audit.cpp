@@ -1,0 +1,309 @@
+#include "audit/binary_audit.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "audit/elf_reader.h"
+#include "audit/mapped_file.h"
+#include "audit/wheel_reader.h"
+#include "core/tool_error.h"
+
+namespace abicheck {
+namespace {
+
+std::optional<TorchVersion> parse_marker_value(std::string value) {
+  // A marker written from the macro may carry an integer suffix: 0x020A000000000000ULL.
+  while (!value.empty() && (value.back() == 'U' || value.back() == 'L' || value.back() == 'u' || value.back() == 'l')) {
+    value.pop_back();
+  }
+  return TorchVersion::try_parse(value);
+}
+
+std::string unstable_summary(const std::vector<ClassifiedSymbol>& unstable) {
+  std::map<std::string, int> by_namespace;
+  for (const auto& symbol : unstable) ++by_namespace[symbol.group];
+  std::vector<std::string> parts;
+  for (const auto& [space, count] : by_namespace) parts.push_back(fmt::format("{}: {}", space, count));
+  return fmt::format("imports {} unstable libtorch C++ symbol{} ({})", unstable.size(), unstable.size() == 1 ? "" : "s",
+                     fmt::join(parts, ", "));
+}
+
+// Applies the object allowlist and the declared target, then decides the verdict.
+void decide_verdict(ObjectAudit& object, const AuditOptions& options) {
+  if (options.allowlist && !object.unstable.empty()) {
+    if (const AllowlistEntry* entry = options.allowlist->match_object(object.path)) {
+      object.allowed_object_reason = entry->reason;
+      for (auto& symbol : object.unstable) object.allowed.emplace_back(std::move(symbol), entry->reason);
+      object.unstable.clear();
+    }
+  }
+  object.reasons.clear();
+  object.verdict = AuditVerdict::Stable;
+  if (!object.unstable.empty()) object.reasons.push_back(unstable_summary(object.unstable));
+  for (const auto& shim : object.shims) {
+    if (!shim.introduced && !shim.dynamic_lookup) {
+      object.reasons.push_back(fmt::format("imports {}, which no known torch release declares", shim.name));
+    }
+  }
+  if (!object.abi3_violations.empty()) {
+    object.reasons.push_back(fmt::format("tagged abi3 but imports Python API outside the limited API: {}",
+                                         fmt::join(object.abi3_violations, ", ")));
+  }
+  if (!object.reasons.empty()) {
+    object.verdict = AuditVerdict::Unstable;
+    return;
+  }
+  if (object.declared_target && object.min_torch_to_load && *object.min_torch_to_load > object.declared_target->version) {
+    std::vector<std::string> newer;
+    for (const auto& shim : object.shims) {
+      if (!shim.dynamic_lookup && shim.introduced && *shim.introduced > object.declared_target->version) {
+        newer.push_back(fmt::format("{} ({})", shim.name, shim.introduced->to_string()));
+      }
+    }
+    object.verdict = AuditVerdict::NeedsNewerTorch;
+    object.reasons.push_back(fmt::format("needs torch {} but declares {} ({}): {}", object.min_torch_to_load->to_string(),
+                                         object.declared_target->version.to_string(), object.declared_target->source,
+                                         fmt::join(newer, ", ")));
+  }
+}
+
+// The stricter (older) of two declared targets: a binary must load on the oldest torch it claims.
+void declare(std::optional<DeclaredTarget>& current, const std::optional<DeclaredTarget>& other) {
+  if (!other) return;
+  if (!current || other->version < current->version) current = other;
+}
+
+std::string normalized_project_name(std::string name) {
+  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) {
+    return c == '-' || c == '.' ? '_' : static_cast<char>(std::tolower(c));
+  });
+  return name;
+}
+
+// An installed package directory (site-packages/torchaudio) declares its torch requirement in the
+// sibling dist-info of the same project.
+std::optional<DeclaredTarget> installed_package_target(const std::filesystem::path& directory) {
+  std::error_code error;
+  std::string wanted = normalized_project_name(directory.filename().string());
+  for (const auto& entry : std::filesystem::directory_iterator(directory.parent_path(), error)) {
+    std::string name = entry.path().filename().string();
+    if (!name.ends_with(".dist-info") || normalized_project_name(name.substr(0, name.find('-'))) != wanted) continue;
+    std::ifstream metadata(entry.path() / "METADATA");
+    for (std::string line; std::getline(metadata, line);) {
+      if (!line.starts_with("Requires-Dist:") || line.find("extra") != std::string::npos) continue;
+      std::string requirement = line.substr(std::string_view("Requires-Dist:").size());
+      if (auto bound = torch_lower_bound_of_requirement(requirement)) {
+        return DeclaredTarget{*bound, fmt::format("Requires-Dist:{}", requirement)};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+class Auditor {
+ public:
+  Auditor(const ShimCatalog& catalog, const AuditOptions& options) : catalog_(catalog), options_(options) {}
+
+  void audit_input(const std::filesystem::path& input) {
+    std::error_code error;
+    auto status = std::filesystem::status(input, error);
+    if (error || !std::filesystem::exists(status)) {
+      fail(input.string(), "no such file or directory");
+    } else if (std::filesystem::is_directory(status)) {
+      audit_directory(input);
+    } else if (input.extension() == ".whl") {
+      audit_wheel(input);
+    } else {
+      audit_file(input, std::nullopt);
+    }
+  }
+
+  AuditReport finish() {
+    auto by_path = [](const auto& a, const auto& b) { return a.path < b.path; };
+    std::sort(report_.binaries.begin(), report_.binaries.end(), by_path);
+    std::sort(report_.wheels.begin(), report_.wheels.end(), by_path);
+    std::sort(report_.failures.begin(), report_.failures.end(), by_path);
+    if (options_.allowlist) report_.stale_allowlist_entries = options_.allowlist->stale_entries();
+    return std::move(report_);
+  }
+
+ private:
+  void fail(std::string path, std::string problem) { report_.failures.push_back({std::move(path), std::move(problem)}); }
+
+  void audit_directory(const std::filesystem::path& directory) {
+    std::optional<DeclaredTarget> package_target = installed_package_target(directory);
+    std::vector<std::filesystem::path> files;
+    std::error_code error;
+    for (auto it = std::filesystem::recursive_directory_iterator(
+             directory, std::filesystem::directory_options::skip_permission_denied, error);
+         !error && it != std::filesystem::recursive_directory_iterator(); it.increment(error)) {
+      // A versioned library and its symlinks are one object: audit the file, not every name of it.
+      if (it->is_symlink() || !it->is_regular_file()) continue;
+      files.push_back(it->path());
+    }
+    if (error) fail(directory.string(), fmt::format("cannot read directory: {}", error.message()));
+    std::sort(files.begin(), files.end());
+    std::size_t found = 0;
+    for (const auto& file : files) {
+      if (file.extension() == ".whl") {
+        ++found;
+        audit_wheel(file);
+      } else if (starts_with_elf_magic(file)) {
+        ++found;
+        audit_file(file, package_target);
+      }
+    }
+    if (found == 0) fail(directory.string(), "no ELF object or wheel in this directory");
+  }
+
+  static bool starts_with_elf_magic(const std::filesystem::path& file) {
+    char head[4] = {};
+    std::ifstream stream(file, std::ios::binary);
+    stream.read(head, sizeof head);
+    return stream.gcount() == sizeof head && looks_like_elf(head);
+  }
+
+  void audit_file(const std::filesystem::path& file, const std::optional<DeclaredTarget>& package_target) {
+    try {
+      MappedFile mapped(file);
+      ObjectAudit object = audit_elf_image(mapped.bytes(), file.string(), catalog_, options_, false);
+      if (!options_.target) declare(object.declared_target, package_target);
+      decide_verdict(object, options_);
+      report_.binaries.push_back(std::move(object));
+    } catch (const ElfReadError& error) {
+      fail(file.string(), error.what());
+    } catch (const ToolError& error) {
+      // MappedFile's messages already start with the path.
+      std::string message = error.what();
+      std::string prefix = file.string() + ": ";
+      fail(file.string(), message.starts_with(prefix) ? message.substr(prefix.size()) : message);
+    }
+  }
+
+  void audit_wheel(const std::filesystem::path& file) {
+    WheelAudit wheel{file.string()};
+    std::size_t first_object = report_.binaries.size();
+    try {
+      WheelReader reader = WheelReader::open_file(file);
+      reader.apply_file_name_tags(file.filename().string());
+      const WheelMetadata& metadata = reader.metadata();
+      wheel.abi3 = metadata.abi3;
+      if (options_.target) {
+        wheel.declared_target = DeclaredTarget{*options_.target, "--target"};
+      } else if (metadata.torch_lower_bound) {
+        wheel.declared_target = DeclaredTarget{*metadata.torch_lower_bound,
+                                               fmt::format("Requires-Dist: {}", metadata.torch_requirement)};
+      }
+      reader.for_each_elf_entry([&](const std::string& name, std::span<char> bytes) {
+        std::string path = fmt::format("{}!{}", file.string(), name);
+        try {
+          ObjectAudit object = audit_elf_image(bytes, path, catalog_, options_, metadata.abi3);
+          object.wheel = file.string();
+          if (!options_.target) declare(object.declared_target, wheel.declared_target);
+          decide_verdict(object, options_);
+          report_.binaries.push_back(std::move(object));
+        } catch (const ElfReadError& error) {
+          fail(path, error.what());
+        }
+      });
+    } catch (const WheelReadError& error) {
+      fail(file.string(), error.what());
+      return;
+    }
+    for (std::size_t i = first_object; i < report_.binaries.size(); ++i) {
+      const ObjectAudit& object = report_.binaries[i];
+      ++wheel.object_count;
+      if (object.min_torch && (!wheel.min_torch || *object.min_torch > *wheel.min_torch)) wheel.min_torch = object.min_torch;
+      wheel.verdict = std::max(wheel.verdict, object.verdict, [](AuditVerdict a, AuditVerdict b) {
+        auto rank = [](AuditVerdict v) { return v == AuditVerdict::Unstable ? 2 : v == AuditVerdict::NeedsNewerTorch ? 1 : 0; };
+        return rank(a) < rank(b);
+      });
+    }
+    if (wheel.object_count == 0) {
+      fail(file.string(), "the wheel holds no ELF object");
+      return;
+    }
+    report_.wheels.push_back(std::move(wheel));
+  }
+
+  const ShimCatalog& catalog_;
+  const AuditOptions& options_;
+  AuditReport report_;
+};
+
+}  // namespace
+
+std::string_view to_string(AuditVerdict verdict) {
+  switch (verdict) {
+    case AuditVerdict::Stable: return "stable";
+    case AuditVerdict::Unstable: return "unstable";
+    case AuditVerdict::NeedsNewerTorch: return "needs-newer-torch";
+  }
+  return "unstable";
+}
+
+bool AuditReport::has_findings() const {
+  bool any_bad_binary = std::any_of(binaries.begin(), binaries.end(),
+                                    [](const ObjectAudit& object) { return object.verdict != AuditVerdict::Stable; });
+  return any_bad_binary || !failures.empty() || !stale_allowlist_entries.empty();
+}
+
+ObjectAudit audit_elf_image(std::span<char> image, std::string path, const ShimCatalog& catalog,
+                            const AuditOptions& options, bool abi3) {
+  ElfImports imports = read_elf_imports(image);
+  ObjectAudit object;
+  object.path = std::move(path);
+  object.machine = imports.machine;
+  object.needed = imports.needed;
+  object.stripped = !imports.has_symtab;
+  std::set<std::string, std::less<>> imported_names;
+  for (const auto& symbol : imports.undefined) {
+    ClassifiedSymbol classified = classify_import(symbol, catalog);
+    imported_names.insert(symbol.name);
+    if (classified.category == SymbolCategory::StableShim) {
+      object.shims.push_back({classified.name, classified.introduced, false});
+    } else if (classified.category == SymbolCategory::UnstableTorch) {
+      const AllowlistEntry* entry = options.allowlist ? options.allowlist->match_symbol(classified.name, classified.demangled)
+                                                      : nullptr;
+      if (entry) object.allowed.emplace_back(classified, entry->reason);
+      else object.unstable.push_back(classified);
+    } else if (classified.category == SymbolCategory::PythonCApi && abi3 && !is_limited_python_api(classified.name)) {
+      object.abi3_violations.push_back(classified.name);
+    }
+    object.imports.push_back(std::move(classified));
+  }
+  for (const auto& candidate : imports.symbol_like_strings) {
+    const ShimOrigin* origin = catalog.find(candidate);
+    if (origin && !imported_names.contains(candidate)) object.shims.push_back({candidate, origin->introduced, true});
+  }
+  std::sort(object.shims.begin(), object.shims.end());
+  for (const auto& shim : object.shims) {
+    if (!shim.introduced) continue;
+    if (!object.min_torch || *shim.introduced > *object.min_torch) object.min_torch = shim.introduced;
+    if (!shim.dynamic_lookup && (!object.min_torch_to_load || *shim.introduced > *object.min_torch_to_load)) {
+      object.min_torch_to_load = shim.introduced;
+    }
+  }
+  if (options.target) {
+    object.declared_target = DeclaredTarget{*options.target, "--target"};
+  } else if (imports.target_marker) {
+    if (auto version = parse_marker_value(*imports.target_marker)) {
+      object.declared_target = DeclaredTarget{*version, fmt::format("marker {}{}", kTargetMarkerPrefix, *imports.target_marker)};
+    }
+  }
+  decide_verdict(object, options);
+  return object;
+}
+
+AuditReport audit_paths(const std::vector<std::filesystem::path>& inputs, const ShimCatalog& catalog,
+                        const AuditOptions& options) {
+  Auditor auditor(catalog, options);
+  for (const auto& input : inputs) auditor.audit_input(input);
+  return auditor.finish();
+}
+
+}  // namespace abicheck

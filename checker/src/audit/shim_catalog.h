@@ -1,0 +1,40 @@
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "core/torch_version.h"
+#include "inventory/shim_inventory.h"
+
+namespace abicheck {
+
+// Which torch release introduced a shim function, and on which backend only (if any).
+struct ShimOrigin {
+  TorchVersion introduced;
+  std::string backend;  // "" or "USE_CUDA"
+};
+
+// Every shim function of every committed baseline: the audit's source of truth for "is this
+// import part of the stable ABI, and since when". A shim's release is the oldest baseline that
+// declares it.
+class ShimCatalog {
+ public:
+  // Reads <dir>/<release>/inventory.json for every release directory. Throws ToolError when the
+  // directory holds no inventory (the audit cannot date a shim without one).
+  static ShimCatalog load_directory(const std::filesystem::path& directory);
+
+  void add(const ShimInventory& inventory);
+  const ShimOrigin* find(std::string_view name) const;
+  const std::set<TorchVersion>& releases() const { return releases_; }
+  bool empty() const { return shims_.empty(); }
+
+ private:
+  std::map<std::string, ShimOrigin, std::less<>> shims_;
+  std::set<TorchVersion> releases_;
+};
+
+}  // namespace abicheck

@@ -1,0 +1,81 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/torch_version.h"
+
+struct zip;
+
+namespace abicheck {
+
+// A wheel that cannot be audited as a whole: not a zip, corrupt, unsafe entry names, a zip bomb.
+// The message is one line without the file name.
+class WheelReadError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Bounds that keep a hostile archive from exhausting memory: every ELF entry is inflated into
+// memory once, so one entry's size bounds the audit's memory.
+struct WheelLimits {
+  std::uint64_t max_entry_bytes = 4ULL << 30;   // the largest CUDA extension objects are ~1-2 GB
+  std::uint64_t max_total_bytes = 32ULL << 30;  // declared uncompressed size of the whole wheel
+  std::uint64_t max_entries = 200000;
+  // Real objects compress 3-10x; a ratio far past that on a large entry is a bomb, not code.
+  double max_compression_ratio = 1000;
+  std::uint64_t ratio_check_min_bytes = 16ULL << 20;
+};
+
+// What the wheel's own metadata says about torch and the Python ABI.
+struct WheelMetadata {
+  std::string dist_info;  // "torchaudio-2.9.0.dist-info"
+  std::optional<TorchVersion> torch_lower_bound;  // from Requires-Dist: torch>=X (or ==X, ~=X)
+  std::string torch_requirement;                  // the requirement as written, for reports
+  bool abi3 = false;                              // a wheel tag with the abi3 ABI
+};
+
+// The lower bound of a Requires-Dist line's torch requirement; nullopt when the line is about
+// another project or sets no lower bound. Exposed for tests: `torch (>=2.10,<3)`, `torch==2.10.*`.
+std::optional<TorchVersion> torch_lower_bound_of_requirement(std::string_view requirement_line);
+
+// A wheel opened through libzip. Every entry name is checked on open (no absolute paths, no `..`),
+// and declared sizes against WheelLimits; reads are bounded by the declared size.
+class WheelReader {
+ public:
+  static WheelReader open_file(const std::filesystem::path& path, WheelLimits limits = {});
+  // For the fuzzer: the bytes must outlive the reader.
+  static WheelReader open_memory(std::span<const char> bytes, WheelLimits limits = {});
+  WheelReader(WheelReader&&) noexcept;
+  ~WheelReader();
+
+  const WheelMetadata& metadata() const { return metadata_; }
+  // Sets the abi3 flag from the wheel's file name tags (name-version-python-abi-platform.whl).
+  void apply_file_name_tags(const std::string& file_name);
+
+  // Calls visit for each entry whose content starts with the ELF magic, in archive order, with the
+  // inflated bytes (valid during the call only).
+  void for_each_elf_entry(const std::function<void(const std::string& name, std::span<char> bytes)>& visit);
+
+ private:
+  WheelReader(zip* archive, WheelLimits limits);
+  void validate_entries();
+  void read_metadata();
+  std::vector<char> read_entry(std::uint64_t index, std::uint64_t max_bytes);
+
+  struct ArchiveCloser {
+    void operator()(zip* archive) const;
+  };
+  std::unique_ptr<zip, ArchiveCloser> archive_;
+  WheelLimits limits_;
+  WheelMetadata metadata_;
+};
+
+}  // namespace abicheck
