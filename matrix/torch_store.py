@@ -191,8 +191,9 @@ class Store:
                     say(f"store: torch {version_text(version)} already installed")
             for position, version in enumerate(todo, 1):
                 say(f"store: [{position}/{len(todo)}] torch {version_text(version)}")
+                started = time.monotonic()
                 with tempfile.TemporaryDirectory(dir=self.root, prefix="download-") as download_dir:
-                    self._install_release(version, self._download_torch(version, Path(download_dir)))
+                    self._install_release(version, self._download_torch(version, Path(download_dir)), started)
 
     def remove(self, version: tuple[int, ...]) -> None:
         with self.locked():
@@ -215,8 +216,8 @@ class Store:
         (wheel,) = target.glob("torch-*.whl")
         return wheel
 
-    def _install_release(self, version: tuple[int, ...], wheel: Path) -> None:
-        started = time.monotonic()
+    def _install_release(self, version: tuple[int, ...], wheel: Path, started: float) -> None:
+        """Installs one release; install_seconds counts from `started` (the download included)."""
         requirements, cuda_version = read_wheel_facts(wheel)
         release_dir = self.release_dir(version)
         if release_dir.exists():

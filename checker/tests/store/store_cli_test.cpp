@@ -32,7 +32,8 @@ TEST(StoreCli, ListsEveryReleaseThatTheDefaultInstallResolvesTo) {
     if (end == std::string::npos) end = plan.output.size();
     if (end > start) planned.insert(plan.output.substr(start, end - start));
   }
-  for (const auto& release : nlohmann::json::parse(listed.output).at("releases")) {
+  auto listing = nlohmann::json::parse(listed.output);
+  for (const auto& release : listing.at("releases")) {
     installed.insert(release.at("version").get<std::string>());
   }
   EXPECT_TRUE(planned.contains("2.9.1")) << "2.9's newest patch is missing from the plan";
