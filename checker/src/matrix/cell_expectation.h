@@ -1,0 +1,66 @@
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "core/torch_version.h"
+#include "matrix/matrix_spec.h"
+
+namespace abicheck {
+
+// What the version rules predict for a cell (build B, target T, runtime R).
+enum class Expectation {
+  Pass,         // T <= min(B, R)
+  BuildFail,    // T > B: the headers of B cannot provide what T needs
+  LoadFail,     // T > R: the loader must refuse a shim newer than R
+  NoGuarantee,  // an unstable-API extension under a runtime other than its build
+};
+
+// What really happened, judged against the expectation.
+enum class CellOutcome { Pass, ExpectedFail, UnexpectedFail, UnexpectedPass, Crash, Timeout, NotRun };
+
+std::string expectation_name(Expectation expectation);
+std::string outcome_name(CellOutcome outcome);
+// An outcome that differs from the expectation: the matrix exits 1 when any cell has one.
+bool is_finding(CellOutcome outcome);
+
+// Versions compare per minor release: the stable ABI does not change within one.
+Expectation expected_outcome(ExtensionApi api, TorchVersion build, TorchVersion target, TorchVersion runtime);
+
+// How the build of a cell's library ended.
+struct BuildStatus {
+  enum class Kind { Built, Failed, Unavailable };  // Unavailable: no compiler for this backend here
+  Kind kind = Kind::Built;
+  std::string detail;  // "exit 1", "signal 9 (Killed)", "timed out after 900 s", "nvcc not found"
+};
+
+// How the cell's process ended and what its result file said.
+struct CellRun {
+  std::optional<int> exit_code;
+  std::optional<int> term_signal;
+  bool timed_out = false;
+  std::string describe;         // ProcessResult::describe()
+  bool result_written = false;  // the runner wrote its JSON (it did not die first)
+  bool loaded = false;
+  std::string load_error;       // the loader's message when !loaded
+  int cases_passed = 0;
+  int cases_failed = 0;
+};
+
+struct CellVerdict {
+  CellOutcome outcome = CellOutcome::NotRun;
+  std::string reason;  // one line: why this outcome
+};
+
+// The first store release whose libtorch exports a symbol, or nothing when none does.
+using FirstExportingRelease = std::function<std::optional<TorchVersion>(const std::string& symbol)>;
+
+// "undefined symbol: torch_from_blob" anywhere in a loader message -> "torch_from_blob".
+std::optional<std::string> undefined_symbol_in(const std::string& loader_message);
+
+// Judges one cell. `run` is empty when the cell was not run (build failed, no device).
+CellVerdict classify_cell(Expectation expectation, TorchVersion runtime, const BuildStatus& build, bool device_available,
+                          const std::optional<CellRun>& run, const FirstExportingRelease& first_exporting);
+
+}  // namespace abicheck

@@ -1,0 +1,256 @@
+#include "matrix/kernel_build.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <thread>
+
+#include "core/atomic_file.h"
+#include "core/process.h"
+#include "core/tool_error.h"
+#include "matrix/content_hash.h"
+
+namespace abicheck {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Changing how libraries are built must invalidate every cached build.
+constexpr std::string_view kBuildRecipe = "unity-tu/link-libtorch/v1";
+
+std::optional<std::string> find_tool(const std::string& name, const std::string& environment_override,
+                                     const std::vector<std::string>& fallbacks) {
+  if (const char* value = std::getenv(environment_override.c_str()); value != nullptr && *value != '\0') return value;
+  if (const char* path = std::getenv("PATH")) {
+    std::string_view entries(path);
+    while (!entries.empty()) {
+      auto colon = entries.find(':');
+      fs::path candidate = fs::path(entries.substr(0, colon)) / name;
+      if (access(candidate.c_str(), X_OK) == 0) return candidate.string();
+      entries = colon == std::string_view::npos ? std::string_view{} : entries.substr(colon + 1);
+    }
+  }
+  for (const auto& fallback : fallbacks) {
+    if (access(fallback.c_str(), X_OK) == 0) return fallback;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> device_compiler(Backend backend) {
+  if (backend == Backend::Cuda) return find_tool("nvcc", "TORCH_ABI_CHECK_NVCC", {"/usr/local/cuda/bin/nvcc"});
+  if (backend == Backend::Rocm) return find_tool("hipcc", "TORCH_ABI_CHECK_HIPCC", {"/opt/rocm/bin/hipcc"});
+  return std::nullopt;
+}
+
+std::string host_compiler() { return find_tool("g++", "TORCH_ABI_CHECK_CXX", {}).value_or("g++"); }
+
+// The CUDA toolkit's lib directory, from nvcc's own location.
+fs::path cuda_library_dir(const std::string& nvcc) {
+  return fs::weakly_canonical(fs::path(nvcc)).parent_path().parent_path() / "lib64";
+}
+
+std::string shell_line(const std::vector<std::string>& argv) {
+  std::string line = "$";
+  for (const auto& argument : argv) line += " " + argument;
+  return line;
+}
+
+std::vector<std::string> device_object_command(Backend backend, const std::string& compiler, const MatrixSpec& spec,
+                                               const fs::path& include_dir, const fs::path& source,
+                                               const fs::path& object) {
+  std::vector<std::string> argv = {compiler, "-c", "-O2", "-std=c++17"};
+  if (backend == Backend::Cuda) {
+    argv.insert(argv.end(), {"-Xcompiler", "-fPIC"});
+    for (const auto& arch : spec.cuda_arches) {
+      std::string number = arch.substr(arch.find('_') + 1);
+      argv.push_back(fmt::format("-gencode=arch=compute_{0},code=sm_{0}", number));
+    }
+  } else {
+    argv.push_back("-fPIC");
+    for (const auto& arch : spec.rocm_arches) argv.push_back("--offload-arch=" + arch);
+    argv.insert(argv.end(), {"-x", "hip"});
+  }
+  argv.insert(argv.end(), {"-I" + include_dir.string(), source.string(), "-o", object.string()});
+  return argv;
+}
+
+}  // namespace
+
+std::vector<fs::path> group_sources(const fs::path& sources, const std::string& kind, TorchVersion target,
+                                    const std::string& extension) {
+  static const std::regex group_name(R"(v(\d+)_(\d+))");
+  std::vector<std::pair<TorchVersion, fs::path>> files;
+  fs::path root = sources / kind;
+  if (!fs::is_directory(root)) return {};
+  for (const auto& group : fs::directory_iterator(root)) {
+    std::smatch match;
+    std::string name = group.path().filename().string();
+    if (!group.is_directory() || !std::regex_match(name, match, group_name)) continue;
+    TorchVersion version{std::stoi(match[1]), std::stoi(match[2]), 0};
+    if (version > target.minor_release()) continue;
+    for (const auto& file : fs::directory_iterator(group.path())) {
+      if (file.path().extension() == extension) files.emplace_back(version, file.path());
+    }
+  }
+  std::ranges::sort(files);
+  std::vector<fs::path> result;
+  for (auto& [version, file] : files) result.push_back(file);
+  return result;
+}
+
+KernelBuilder::KernelBuilder(fs::path cache_dir, const MatrixSpec& spec, bool fresh)
+    : cache_dir_(std::move(cache_dir)), spec_(spec), fresh_(fresh) {}
+
+std::vector<std::string> KernelBuilder::compile_flags(const BuildRequest& request) const {
+  const auto& release = request.build_release;
+  std::vector<std::string> flags = {"-std=c++17", "-O2", "-fPIC", "-shared", "-D_GLIBCXX_USE_CXX11_ABI=1"};
+  // 2.9's headers predate TORCH_TARGET_VERSION (their TORCH_ABI_VERSION is not even usable in #if):
+  // a 2.9 target built with 2.9 headers is simply those headers' whole surface.
+  bool headers_know_targets = release.version.minor_release() >= TorchVersion{2, 10, 0};
+  if (request.suite->api == ExtensionApi::Stable && (headers_know_targets || request.target > release.version)) {
+    flags.push_back("-DTORCH_TARGET_VERSION=" + request.target.minor_release().to_abi_hex());
+    flags.push_back("-DTORCH_STABLE_ONLY");
+  }
+  if (request.backend != Backend::Cpu) flags.push_back("-DUSE_CUDA");
+  flags.push_back("-I" + (request.suite->sources / "include").string());
+  flags.push_back("-I" + release.include_dir.string());
+  if (request.suite->api == ExtensionApi::Unstable) {
+    flags.push_back("-I" + (release.include_dir / "torch" / "csrc" / "api" / "include").string());
+  }
+  return flags;
+}
+
+std::string KernelBuilder::key(const BuildRequest& request) const {
+  ContentHash hash;
+  hash.add(kBuildRecipe).add(backend_name(request.backend)).add(request.build_release.version.to_full_string());
+  hash.add(request.build_release.include_dir.string()).add(request.target.to_string());
+  hash.add(request.suite->api == ExtensionApi::Stable ? "stable" : "unstable");
+  for (const auto& flag : compile_flags(request)) hash.add(flag);
+  if (request.backend == Backend::Cuda) {
+    for (const auto& arch : spec_.cuda_arches) hash.add(arch);
+  }
+  if (request.backend == Backend::Rocm) {
+    for (const auto& arch : spec_.rocm_arches) hash.add(arch);
+  }
+  hash.add_tree(request.suite->sources, "tests");
+  return hash.hex();
+}
+
+BuildRecord KernelBuilder::build(const BuildRequest& request) const {
+  BuildRecord record;
+  record.key = key(request);
+  const fs::path final_dir = cache_dir_ / "builds" / record.key;
+  const fs::path manifest = final_dir / "build.json";
+  if (!fresh_ && fs::exists(manifest)) {
+    auto saved = nlohmann::json::parse(std::ifstream(manifest), nullptr, false);
+    if (!saved.is_discarded()) {
+      record.cached = true;
+      record.status.kind = saved.value("built", false) ? BuildStatus::Kind::Built : BuildStatus::Kind::Failed;
+      record.status.detail = saved.value("detail", "");
+      record.seconds = saved.value("seconds", 0.0);
+      std::ifstream log(final_dir / "build.log");
+      record.log.assign(std::istreambuf_iterator<char>(log), std::istreambuf_iterator<char>());
+      if (record.status.kind == BuildStatus::Kind::Built) record.library = final_dir / "libabiref_matrix.so";
+      return record;
+    }
+  }
+
+  std::optional<std::string> gpu_compiler;
+  if (request.backend != Backend::Cpu) {
+    gpu_compiler = device_compiler(request.backend);
+    if (!gpu_compiler) {
+      record.status = {BuildStatus::Kind::Unavailable,
+                       request.backend == Backend::Cuda ? "nvcc not found" : "hipcc not found"};
+      return record;
+    }
+  }
+
+  // Work in a private directory and move it into place whole, so that a reader (another run, or a
+  // crash halfway) never sees half a build.
+  auto id = std::hash<std::thread::id>{}(std::this_thread::get_id());
+  const fs::path work_dir = cache_dir_ / "builds" / fmt::format("{}.tmp-{}-{:x}", record.key, getpid(), id);
+  fs::remove_all(work_dir);
+  fs::create_directories(work_dir);
+
+  const TorchVersion target = request.suite->api == ExtensionApi::Stable ? request.target : TorchVersion{99, 0, 0};
+  std::vector<fs::path> host_sources = group_sources(request.suite->sources, "cpu", target, ".cpp");
+  if (request.backend != Backend::Cpu) {
+    auto glue = group_sources(request.suite->sources, "gpu", target, ".cpp");
+    host_sources.insert(host_sources.end(), glue.begin(), glue.end());
+  }
+  // One translation unit per library: 2.9's stable tensor header defines Tensor::scalar_type()
+  // out of line, so two sources that include it would not link.
+  std::string unity;
+  for (const auto& source : host_sources) unity += fmt::format("#include \"{}\"\n", source.string());
+  write_file_atomically(work_dir / "unity.cpp", unity);
+
+  const auto timeout = std::chrono::seconds(spec_.build_timeout_s);
+  const std::size_t memory = spec_.build_memory_mb << 20;
+  bool ok = true;
+  auto run_step = [&](const std::vector<std::string>& argv) {
+    ProcessResult result = run_process({.argv = argv, .working_dir = work_dir, .timeout = timeout,
+                                        .memory_limit_bytes = memory});
+    record.log += shell_line(argv) + "\n" + result.output;
+    record.seconds += result.duration.count();
+    if (!result.succeeded()) {
+      ok = false;
+      record.status = {BuildStatus::Kind::Failed, result.describe()};
+      if (result.timed_out || result.term_signal) record.status.detail += " (not cached)";
+    }
+    return result;
+  };
+
+  std::vector<std::string> objects;
+  if (gpu_compiler) {
+    const std::string kind = request.backend == Backend::Cuda ? "cuda" : "rocm";
+    const std::string extension = request.backend == Backend::Cuda ? ".cu" : ".hip";
+    for (const auto& source : group_sources(request.suite->sources, kind, target, extension)) {
+      fs::path object = work_dir / (source.stem().string() + "." + kind + ".o");
+      run_step(device_object_command(request.backend, *gpu_compiler, spec_, request.suite->sources / "include", source,
+                                     object));
+      if (!ok) break;
+      objects.push_back(object.string());
+    }
+  }
+
+  if (ok) {
+    std::vector<std::string> argv = {host_compiler()};
+    auto flags = compile_flags(request);
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    argv.push_back("unity.cpp");
+    argv.insert(argv.end(), objects.begin(), objects.end());
+    argv.insert(argv.end(), {"-o", "libabiref_matrix.so", "-L" + request.build_release.lib_dir.string(), "-ltorch_cpu"});
+    // The loader resolves the shims against the libtorch already in the runtime process (same
+    // soname); without a NEEDED entry they would stay unresolved, since torch loads its libraries
+    // RTLD_LOCAL.
+    if (request.suite->api == ExtensionApi::Unstable) argv.push_back("-lc10");
+    if (request.backend == Backend::Cuda) {
+      argv.insert(argv.end(), {"-ltorch_cuda", "-L" + cuda_library_dir(*gpu_compiler).string(), "-lcudart_static",
+                               "-ldl", "-lrt", "-lpthread"});
+    }
+    if (request.backend == Backend::Rocm) argv.push_back("-lamdhip64");
+    run_step(argv);
+  }
+  if (ok) record.status = {BuildStatus::Kind::Built, "built"};
+
+  write_file_atomically(work_dir / "build.log", record.log);
+  bool cacheable = ok || record.status.detail.find("(not cached)") == std::string::npos;
+  if (cacheable) {
+    nlohmann::json saved = {{"built", ok}, {"detail", record.status.detail}, {"seconds", record.seconds}};
+    write_file_atomically(work_dir / "build.json", saved.dump(1) + "\n");
+    std::error_code error;
+    fs::remove_all(final_dir, error);
+    fs::rename(work_dir, final_dir, error);
+    if (error) fs::remove_all(work_dir, error);  // another run built the same key first: theirs is as good
+  }
+  if (!cacheable) fs::remove_all(work_dir);
+  if (ok) record.library = final_dir / "libabiref_matrix.so";
+  return record;
+}
+
+}  // namespace abicheck

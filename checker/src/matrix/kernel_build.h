@@ -1,0 +1,53 @@
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/torch_version.h"
+#include "matrix/cell_expectation.h"
+#include "matrix/matrix_spec.h"
+#include "store/release_store.h"
+
+namespace abicheck {
+
+// One library to build: a suite's sources for one backend, against the headers and libraries of
+// release B, at target T.
+struct BuildRequest {
+  const SuiteSpec* suite = nullptr;
+  Backend backend = Backend::Cpu;
+  StoredRelease build_release;
+  TorchVersion target;
+};
+
+struct BuildRecord {
+  BuildStatus status;
+  std::filesystem::path library;  // set when built
+  std::string log;                // every command and its output
+  double seconds = 0;
+  bool cached = false;
+  std::string key;
+};
+
+// The kernel groups of a suite: <sources>/<kind>/v2_N/ holds the sources that need target 2.N.
+// Returns the files of every group not newer than `target`, oldest group first.
+std::vector<std::filesystem::path> group_sources(const std::filesystem::path& sources, const std::string& kind,
+                                                 TorchVersion target, const std::string& extension);
+
+// Builds libraries into <cache>/builds/<key>/, one process per compiler call, each with the spec's
+// time and memory limits. A cached build (same sources, backend, B, T, toolchain) is reused unless
+// `fresh`; builds that timed out or were killed are never cached.
+class KernelBuilder {
+ public:
+  KernelBuilder(std::filesystem::path cache_dir, const MatrixSpec& spec, bool fresh);
+  std::string key(const BuildRequest& request) const;
+  BuildRecord build(const BuildRequest& request) const;
+
+ private:
+  std::vector<std::string> compile_flags(const BuildRequest& request) const;
+  std::filesystem::path cache_dir_;
+  const MatrixSpec& spec_;
+  bool fresh_;
+};
+
+}  // namespace abicheck

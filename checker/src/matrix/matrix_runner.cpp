@@ -1,0 +1,309 @@
+#include "matrix/matrix_runner.h"
+
+#include <fmt/format.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "core/atomic_file.h"
+#include "core/process.h"
+#include "core/project_paths.h"
+#include "core/tool_error.h"
+#include "matrix/content_hash.h"
+#include "matrix/kernel_build.h"
+#include "matrix/shim_exports.h"
+
+namespace abicheck {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::size_t kLogTailLines = 40;
+
+// A cell before it runs: what to build, where to run it, what to expect.
+struct PlannedCell {
+  MatrixCell cell;
+  BuildRequest build;
+  StoredRelease runtime;
+  std::size_t build_index = 0;
+};
+
+StoredRelease resolve_release(const ReleaseStore& store, const std::vector<StoredRelease>& releases,
+                              const std::string& text) {
+  if (releases.empty()) throw ToolError("the torch store is empty (run: torch-abi-check store install)");
+  if (text == "newest") return releases.back();
+  if (text == "oldest") return releases.front();
+  return store.require(text);
+}
+
+std::vector<PlannedCell> plan_cells(const MatrixSpec& spec, const ReleaseStore& store) {
+  const auto releases = store.releases();
+  std::vector<PlannedCell> cells;
+  for (const auto& suite : spec.suites) {
+    std::vector<StoredRelease> runtimes;
+    if (suite.runtimes.empty()) runtimes = releases;
+    for (const auto& text : suite.runtimes) runtimes.push_back(resolve_release(store, releases, text));
+    for (Backend backend : suite.backends) {
+      std::vector<StoredRelease> builds;
+      for (const auto& text : suite.builds) builds.push_back(resolve_release(store, releases, text));
+      std::ranges::sort(builds, {}, &StoredRelease::version);
+      auto [first, last] = std::ranges::unique(builds, {}, &StoredRelease::version);
+      builds.erase(first, last);
+      for (const auto& build : builds) {
+        std::vector<TorchVersion> targets;
+        if (suite.api == ExtensionApi::Unstable) {
+          targets.push_back(build.version.minor_release());
+        } else if (suite.targets.empty()) {
+          for (const auto& release : releases) {
+            TorchVersion minor = release.version.minor_release();
+            if (minor >= TorchVersion{2, 9, 0} && minor <= build.version.minor_release() &&
+                (targets.empty() || targets.back() != minor)) {
+              targets.push_back(minor);
+            }
+          }
+        } else {
+          for (const auto& text : suite.targets) targets.push_back(resolve_release(store, releases, text).version.minor_release());
+        }
+        for (const auto& target : targets) {
+          for (const auto& runtime : runtimes) {
+            PlannedCell planned;
+            planned.cell = {.suite = suite.name, .backend = backend, .build = build.version, .target = target,
+                            .runtime = runtime.version,
+                            .expected = expected_outcome(suite.api, build.version, target, runtime.version)};
+            planned.build = {.suite = &suite, .backend = backend, .build_release = build, .target = target};
+            planned.runtime = runtime;
+            cells.push_back(std::move(planned));
+          }
+        }
+      }
+    }
+  }
+  return cells;
+}
+
+bool device_present(Backend backend) {
+  if (const char* forced = std::getenv("TORCH_ABI_CHECK_ASSUME_NO_DEVICE"); forced != nullptr && *forced == '1') {
+    return backend == Backend::Cpu;
+  }
+  switch (backend) {
+    case Backend::Cpu: return true;
+    case Backend::Cuda: return fs::exists("/dev/nvidia0") || fs::exists("/dev/nvidiactl");
+    case Backend::Rocm: return fs::exists("/dev/kfd");
+  }
+  return false;
+}
+
+std::string tests_hash(const SuiteSpec& suite) {
+  ContentHash hash;
+  hash.add_tree(suite.sources / "tests");
+  hash.add_file(project_root() / "kernels" / "tests" / "harness.py", project_root());
+  hash.add_file(project_root() / "matrix" / "run_cell.py", project_root());
+  return hash.hex();
+}
+
+nlohmann::json cell_to_cache(const MatrixCell& cell) {
+  nlohmann::json ops = nlohmann::json::array();
+  for (const auto& op : cell.ops) {
+    ops.push_back({{"group", op.group}, {"op", op.op}, {"name", op.name}, {"outcome", op.outcome}, {"message", op.message}});
+  }
+  return {{"outcome", outcome_name(cell.outcome)}, {"reason", cell.reason}, {"duration_s", cell.duration_s},
+          {"log", cell.log}, {"ops", ops}};
+}
+
+std::optional<CellOutcome> outcome_from_name(const std::string& name) {
+  for (auto outcome : {CellOutcome::Pass, CellOutcome::ExpectedFail, CellOutcome::UnexpectedFail,
+                       CellOutcome::UnexpectedPass, CellOutcome::Crash, CellOutcome::Timeout, CellOutcome::NotRun}) {
+    if (outcome_name(outcome) == name) return outcome;
+  }
+  return std::nullopt;
+}
+
+bool cell_from_cache(const fs::path& file, MatrixCell& cell) {
+  std::ifstream stream(file);
+  if (!stream) return false;
+  auto saved = nlohmann::json::parse(stream, nullptr, false);
+  if (saved.is_discarded()) return false;
+  auto outcome = outcome_from_name(saved.value("outcome", ""));
+  if (!outcome) return false;
+  cell.outcome = *outcome;
+  cell.reason = saved.value("reason", "");
+  cell.duration_s = saved.value("duration_s", 0.0);
+  cell.log = saved.value("log", "");
+  for (const auto& op : saved.value("ops", nlohmann::json::array())) {
+    cell.ops.push_back({op.value("group", ""), op.value("op", ""), op.value("name", ""), op.value("outcome", ""),
+                        op.value("message", "")});
+  }
+  cell.cached = true;
+  return true;
+}
+
+// Reads what run_cell.py wrote; a missing or unreadable file means the runner died first.
+void read_cell_result(const fs::path& file, CellRun& run, MatrixCell& cell) {
+  std::ifstream stream(file);
+  if (!stream) return;
+  auto result = nlohmann::json::parse(stream, nullptr, false);
+  if (result.is_discarded()) return;
+  run.result_written = true;
+  run.loaded = result.value("load", "") == "ok";
+  run.load_error = result.value("error", "");
+  for (const auto& entry : result.value("cases", nlohmann::json::array())) {
+    OpResult op{entry.value("group", ""), entry.value("op", ""), entry.value("name", ""), entry.value("outcome", ""),
+                entry.value("message", "")};
+    if (op.outcome == "passed") ++run.cases_passed;
+    if (op.outcome == "failed") ++run.cases_failed;
+    cell.ops.push_back(std::move(op));
+  }
+}
+
+std::string tail_of(const std::string& text, std::size_t lines) {
+  ProcessResult holder;
+  holder.output = text;
+  return holder.tail(lines);
+}
+
+// Runs `work(i)` for i in [0, count) on up to `jobs` threads; the first exception is rethrown.
+void parallel_for_each(std::size_t count, unsigned jobs, const std::function<void(std::size_t)>& work) {
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  auto worker = [&] {
+    for (std::size_t i = next++; i < count; i = next++) {
+      try {
+        work(i);
+      } catch (...) {
+        std::lock_guard lock(failure_mutex);
+        if (!failure) failure = std::current_exception();
+        next = count;
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(count))); ++t) threads.emplace_back(worker);
+  worker();
+  for (auto& thread : threads) thread.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace
+
+bool MatrixResult::has_findings() const {
+  return std::ranges::any_of(cells, [](const MatrixCell& cell) { return is_finding(cell.outcome); });
+}
+
+fs::path default_matrix_cache_dir() {
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  fs::path base = xdg != nullptr && *xdg != '\0' ? fs::path(xdg) : fs::path(std::getenv("HOME") ? std::getenv("HOME") : "/tmp") / ".cache";
+  return base / "torch-abi-check" / "matrix-cache";
+}
+
+MatrixResult run_matrix(const MatrixSpec& spec, const ReleaseStore& store, const MatrixOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
+  std::vector<PlannedCell> planned = plan_cells(spec, store);
+  fs::create_directories(options.cache_dir / "builds");
+  fs::create_directories(options.cache_dir / "results");
+  fs::create_directories(options.cache_dir / "runs");
+  KernelBuilder builder(options.cache_dir, spec, options.fresh);
+  ShimExportIndex exports(store.releases());
+
+  // Distinct builds, in the order the cells first need them.
+  std::vector<BuildRequest> build_requests;
+  std::map<std::string, std::size_t> build_by_key;
+  for (auto& cell : planned) {
+    auto key = builder.key(cell.build);
+    auto [found, inserted] = build_by_key.emplace(key, build_requests.size());
+    if (inserted) build_requests.push_back(cell.build);
+    cell.build_index = found->second;
+  }
+
+  std::mutex progress_mutex;
+  int done = 0;
+  const int total = static_cast<int>(build_requests.size() + planned.size());
+  auto report = [&](const std::string& line) {
+    std::lock_guard lock(progress_mutex);
+    ++done;
+    if (options.progress) options.progress(done, total, line);
+  };
+
+  std::vector<BuildRecord> builds(build_requests.size());
+  parallel_for_each(build_requests.size(), options.jobs, [&](std::size_t i) {
+    const auto& request = build_requests[i];
+    builds[i] = builder.build(request);
+    report(fmt::format("build {} {} B{} T{}: {}{}", request.suite->name, backend_name(request.backend),
+                       request.build_release.version.to_string(), request.target.to_string(), builds[i].status.detail,
+                       builds[i].cached ? " (cached)" : ""));
+  });
+
+  std::map<std::string, std::string> tests_hash_by_suite;
+  for (const auto& suite : spec.suites) tests_hash_by_suite[suite.name] = tests_hash(suite);
+
+  parallel_for_each(planned.size(), options.jobs, [&](std::size_t i) {
+    PlannedCell& planned_cell = planned[i];
+    MatrixCell& cell = planned_cell.cell;
+    const BuildRecord& build = builds[planned_cell.build_index];
+    const bool device = device_present(cell.backend);
+    const bool runnable = build.status.kind == BuildStatus::Kind::Built && device &&
+                          cell.expected != Expectation::BuildFail;
+    const fs::path cache_file =
+        options.cache_dir / "results" /
+        (ContentHash()
+             .add(build.key)
+             .add(planned_cell.runtime.version.to_full_string())
+             .add(planned_cell.runtime.python.string())
+             .add(tests_hash_by_suite[cell.suite])
+             .add(expectation_name(cell.expected))
+             .hex() +
+         ".json");
+    if (runnable && !options.fresh && cell_from_cache(cache_file, cell)) {
+      report(fmt::format("{} {} B{} T{} R{}: {} (cached)", cell.suite, backend_name(cell.backend), cell.build.to_string(),
+                         cell.target.to_string(), cell.runtime.to_string(), outcome_name(cell.outcome)));
+      return;
+    }
+
+    std::optional<CellRun> run;
+    if (runnable) {
+      const fs::path run_dir = options.cache_dir / "runs" / cache_file.stem();
+      fs::create_directories(run_dir);
+      const fs::path result_file = run_dir / "result.json";
+      fs::remove(result_file);
+      ProcessResult process = run_process(
+          {.argv = {planned_cell.runtime.python.string(), (project_root() / "matrix" / "run_cell.py").string(),
+                    "--library", build.library.string(), "--target", cell.target.to_string(), "--backend",
+                    backend_name(cell.backend), "--tests", (planned_cell.build.suite->sources / "tests").string(),
+                    "--harness", (project_root() / "kernels" / "tests").string(), "--result", result_file.string()},
+           .extra_env = {{"PYTHONDONTWRITEBYTECODE", "1"}, {"PYTHONUNBUFFERED", "1"}},
+           .working_dir = run_dir,
+           .timeout = std::chrono::seconds(spec.cell_timeout_s),
+           .memory_limit_bytes = spec.cell_memory_mb << 20});
+      run = CellRun{.exit_code = process.exit_code, .term_signal = process.term_signal, .timed_out = process.timed_out,
+                    .describe = process.describe()};
+      if (!process.timed_out && !process.term_signal) read_cell_result(result_file, *run, cell);
+      cell.duration_s = process.duration.count();
+      cell.log = tail_of(process.output, kLogTailLines);
+    } else {
+      cell.log = tail_of(build.log, kLogTailLines);
+    }
+    CellVerdict verdict = classify_cell(cell.expected, cell.runtime, build.status, device, run,
+                                        [&](const std::string& symbol) { return exports.first_exporting(symbol); });
+    cell.outcome = verdict.outcome;
+    cell.reason = verdict.reason;
+    if (runnable && !run->timed_out) write_file_atomically(cache_file, cell_to_cache(cell).dump(1) + "\n");
+    report(fmt::format("{} {} B{} T{} R{}: {}", cell.suite, backend_name(cell.backend), cell.build.to_string(),
+                       cell.target.to_string(), cell.runtime.to_string(), outcome_name(cell.outcome)));
+  });
+
+  MatrixResult result;
+  for (auto& planned_cell : planned) {
+    if (planned_cell.cell.cached) ++result.cells_cached;
+    result.cells.push_back(std::move(planned_cell.cell));
+  }
+  result.builds_total = static_cast<int>(builds.size());
+  result.builds_cached = static_cast<int>(std::ranges::count_if(builds, [](const BuildRecord& b) { return b.cached; }));
+  result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return result;
+}
+
+}  // namespace abicheck

@@ -1,0 +1,64 @@
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/torch_version.h"
+#include "matrix/cell_expectation.h"
+#include "matrix/matrix_spec.h"
+#include "store/release_store.h"
+
+namespace abicheck {
+
+// One op test of one cell, as the cell runner reported it.
+struct OpResult {
+  std::string group;
+  std::string op;
+  std::string name;
+  std::string outcome;  // passed, failed, skipped
+  std::string message;
+};
+
+// One cell of the matrix with its verdict: the plain data every renderer reads.
+struct MatrixCell {
+  std::string suite;
+  Backend backend = Backend::Cpu;
+  TorchVersion build;
+  TorchVersion target;
+  TorchVersion runtime;
+  Expectation expected = Expectation::Pass;
+  CellOutcome outcome = CellOutcome::NotRun;
+  std::string reason;
+  double duration_s = 0;  // build share is not counted: only this cell's own process
+  std::string log;        // the tail of the build or run log
+  bool cached = false;
+  std::vector<OpResult> ops;
+};
+
+struct MatrixResult {
+  std::vector<MatrixCell> cells;  // in spec order: suite, backend, build, target, runtime
+  int builds_total = 0;
+  int builds_cached = 0;
+  int cells_cached = 0;
+  double wall_s = 0;
+  bool has_findings() const;
+};
+
+struct MatrixOptions {
+  std::filesystem::path cache_dir;
+  bool fresh = false;
+  unsigned jobs = 1;
+  // Called (from worker threads, serialised) after each build and cell: done, total, one line.
+  std::function<void(int done, int total, const std::string& line)> progress;
+};
+
+// The cache directory when --cache-dir is not given: $XDG_CACHE_HOME (or ~/.cache)/torch-abi-check/matrix-cache.
+std::filesystem::path default_matrix_cache_dir();
+
+// Resolves the spec against the store into cells, builds every distinct library once, runs every
+// cell in its own process, and judges each against the version rules.
+MatrixResult run_matrix(const MatrixSpec& spec, const ReleaseStore& store, const MatrixOptions& options);
+
+}  // namespace abicheck

@@ -1,0 +1,64 @@
+// Python object interop (2.15): the shims take a PyObject* and need the GIL, which torch.ops
+// releases around a kernel. The op receives the object's address as an int (CPython's id()) and
+// takes the GIL back through the interpreter's own exported functions, found with dlsym, so the
+// kernel needs no Python header and no libpython at link time.
+#include <torch/csrc/stable/c/shim.h>
+#include <torch/csrc/stable/library.h>
+#include <torch/csrc/stable/macros.h>
+#include <torch/csrc/stable/tensor.h>
+
+#include <dlfcn.h>
+
+namespace {
+
+using torch::stable::Tensor;
+
+// Holds the GIL for its lifetime (PyGILState_Ensure / PyGILState_Release).
+class GilHold {
+ public:
+  GilHold() {
+    ensure_ = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "PyGILState_Ensure"));
+    release_ = reinterpret_cast<void (*)(int)>(dlsym(RTLD_DEFAULT, "PyGILState_Release"));
+    STD_TORCH_CHECK(ensure_ != nullptr && release_ != nullptr, "no Python interpreter in this process");
+    state_ = ensure_();
+  }
+  ~GilHold() { release_(state_); }
+  GilHold(const GilHold&) = delete;
+  GilHold& operator=(const GilHold&) = delete;
+
+ private:
+  int (*ensure_)() = nullptr;
+  void (*release_)(int) = nullptr;
+  int state_ = 0;
+};
+
+void* as_object(int64_t address) { return reinterpret_cast<void*>(static_cast<intptr_t>(address)); }
+
+bool is_tensor_object(int64_t address) {
+  GilHold gil;
+  bool result = false;
+  STABLE_TORCH_ERROR_CODE_CHECK(torch_is_tensor_pyobject(as_object(address), &result));
+  return result;
+}
+
+// Whether the torch.dtype object at `address` is x's dtype.
+bool is_dtype_of(int64_t address, Tensor x) {
+  GilHold gil;
+  int32_t dtype = 0;
+  STABLE_TORCH_ERROR_CODE_CHECK(torch_dtype_from_pyobject(as_object(address), &dtype));
+  int32_t tensor_dtype = 0;
+  STABLE_TORCH_ERROR_CODE_CHECK(aoti_torch_get_dtype(x.get(), &tensor_dtype));
+  return dtype == tensor_dtype;
+}
+
+}  // namespace
+
+STABLE_TORCH_LIBRARY_FRAGMENT(abiref, m) {
+  m.def("is_tensor_object(int address) -> bool");
+  m.def("is_dtype_of(int address, Tensor x) -> bool");
+}
+
+STABLE_TORCH_LIBRARY_IMPL(abiref, CompositeExplicitAutograd, m) {
+  m.impl("is_tensor_object", TORCH_BOX(&is_tensor_object));
+  m.impl("is_dtype_of", TORCH_BOX(&is_dtype_of));
+}
