@@ -21,5 +21,6 @@ using CommandAction = std::function<ExitCode()>;
 void add_store_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
 void add_audit_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
 void add_inventory_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
+void add_matrix_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
 
 }  // namespace abicheck

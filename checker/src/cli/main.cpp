@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   add_store_command(app, common, action);
   add_audit_command(app, common, action);
   add_inventory_command(app, common, action);
+  add_matrix_command(app, common, action);
 
   try {
     app.parse(argc, argv);
