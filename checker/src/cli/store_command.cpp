@@ -47,12 +47,13 @@ ExitCode list_releases(const ReleaseStore& store, const std::optional<std::strin
     fmt::print("no torch release installed (run: torch-abi-check store install)\n");
     return ExitCode::Clean;
   }
-  fmt::print("{:<9} {:<6} {:>9} {:>8}  {}\n", "version", "cuda", "disk", "install", "python");
   std::uint64_t total = store.shared_disk_bytes();
   for (const auto& release : releases) {
-    fmt::print("{:<9} {:<6} {:>9} {:>7.0f}s  {}\n", release.version.to_full_string(),
-               release.cuda_version.empty() ? "cpu" : release.cuda_version, gigabytes(release.disk_bytes),
-               release.install_seconds, release.python.string());
+    fmt::print("{:<8} {:<10} {:>8}   installed in {:.0f} s\n", release.version.to_full_string(),
+               release.cuda_version.empty() ? "CPU" : "CUDA " + release.cuda_version, gigabytes(release.disk_bytes),
+               release.install_seconds);
+    fmt::print("  python   {}\n  include  {}\n  lib      {}\n", release.python.string(), release.include_dir.string(),
+               release.lib_dir.string());
     total += release.disk_bytes;
   }
   fmt::print("shared CUDA libraries: {}; store total: {}\n", gigabytes(store.shared_disk_bytes()), gigabytes(total));
