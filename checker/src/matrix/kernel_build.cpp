@@ -12,6 +12,7 @@
 
 #include "core/atomic_file.h"
 #include "core/process.h"
+#include "core/project_paths.h"
 #include "core/tool_error.h"
 #include "matrix/content_hash.h"
 
@@ -118,6 +119,8 @@ std::vector<std::string> KernelBuilder::compile_flags(const BuildRequest& reques
   }
   if (request.backend != Backend::Cpu) flags.push_back("-DUSE_CUDA");
   flags.push_back("-I" + (request.suite->sources / "include").string());
+  // The reference kernels' helpers (abiref/*.h) are there for every suite, fixtures included.
+  flags.push_back("-I" + (project_root() / "kernels" / "include").string());
   flags.push_back("-I" + release.include_dir.string());
   if (request.suite->api == ExtensionApi::Unstable) {
     flags.push_back("-I" + (release.include_dir / "torch" / "csrc" / "api" / "include").string());
@@ -138,6 +141,7 @@ std::string KernelBuilder::key(const BuildRequest& request) const {
     for (const auto& arch : spec_.rocm_arches) hash.add(arch);
   }
   hash.add_tree(request.suite->sources, "tests");
+  hash.add_tree(project_root() / "kernels" / "include");
   return hash.hex();
 }
 

@@ -1,0 +1,149 @@
+#include "matrix/cell_expectation.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+
+namespace abicheck {
+namespace {
+
+const TorchVersion v2_9{2, 9, 1};
+const TorchVersion v2_10{2, 10, 0};
+const TorchVersion v2_12{2, 12, 1};
+const TorchVersion v2_15{2, 15, 0};
+
+// Shims as the store would date them.
+std::optional<TorchVersion> first_exporting(const std::string& symbol) {
+  if (symbol == "aoti_torch_call_dispatcher") return TorchVersion{2, 9, 1};
+  if (symbol == "torch_list_size") return TorchVersion{2, 10, 0};
+  if (symbol == "torch_from_blob") return TorchVersion{2, 11, 0};
+  return std::nullopt;
+}
+
+const BuildStatus built{BuildStatus::Kind::Built, "built"};
+
+CellRun load_failure(const std::string& message) {
+  return CellRun{.exit_code = 3, .describe = "exit 3", .result_written = true, .loaded = false, .load_error = message};
+}
+
+CellRun completed(int passed, int failed) {
+  return CellRun{.exit_code = failed ? 1 : 0, .describe = "exit 0", .result_written = true, .loaded = true,
+                 .cases_passed = passed, .cases_failed = failed};
+}
+
+TEST(MatrixExpectation, PassWhenTargetIsAtMostBuildAndRuntime) {
+  EXPECT_EQ(expected_outcome(ExtensionApi::Stable, v2_15, v2_9, v2_9), Expectation::Pass);
+  EXPECT_EQ(expected_outcome(ExtensionApi::Stable, v2_15, v2_12, v2_15), Expectation::Pass);
+  EXPECT_EQ(expected_outcome(ExtensionApi::Stable, v2_9, v2_9, v2_15), Expectation::Pass);
+}
+
+TEST(MatrixExpectation, TargetNewerThanRuntimeMustFailAtLoad) {
+  EXPECT_EQ(expected_outcome(ExtensionApi::Stable, v2_15, v2_12, v2_10), Expectation::LoadFail);
+}
+
+TEST(MatrixExpectation, TargetNewerThanBuildMustFailToBuild) {
+  EXPECT_EQ(expected_outcome(ExtensionApi::Stable, v2_9, v2_12, v2_15), Expectation::BuildFail);
+}
+
+TEST(MatrixExpectation, PatchReleasesCountAsTheirMinor) {
+  EXPECT_EQ(expected_outcome(ExtensionApi::Stable, TorchVersion{2, 12, 0}, v2_12, TorchVersion{2, 12, 0}),
+            Expectation::Pass);
+}
+
+TEST(MatrixExpectation, UnstableExtensionIsOnlyGuaranteedOnItsBuild) {
+  EXPECT_EQ(expected_outcome(ExtensionApi::Unstable, v2_9, v2_9, v2_9), Expectation::Pass);
+  EXPECT_EQ(expected_outcome(ExtensionApi::Unstable, v2_9, v2_9, v2_12), Expectation::NoGuarantee);
+}
+
+TEST(MatrixClassification, FindsTheUndefinedSymbolInALoaderMessage) {
+  EXPECT_EQ(undefined_symbol_in("/x/lib.so: undefined symbol: torch_list_size"), "torch_list_size");
+  EXPECT_EQ(undefined_symbol_in("OSError('/x.so: undefined symbol: _ZN3c104Half')"), "_ZN3c104Half");
+  EXPECT_EQ(undefined_symbol_in("cannot open shared object file"), std::nullopt);
+}
+
+TEST(MatrixClassification, AllOpsPassingIsAPass) {
+  auto verdict = classify_cell(Expectation::Pass, v2_12, built, true, completed(12, 0), first_exporting);
+  EXPECT_EQ(verdict.outcome, CellOutcome::Pass);
+  EXPECT_EQ(verdict.reason, "12 op tests passed");
+}
+
+TEST(MatrixClassification, AFailingOpIsAnUnexpectedFailure) {
+  auto verdict = classify_cell(Expectation::Pass, v2_12, built, true, completed(11, 1), first_exporting);
+  EXPECT_EQ(verdict.outcome, CellOutcome::UnexpectedFail);
+  EXPECT_TRUE(is_finding(verdict.outcome));
+}
+
+TEST(MatrixClassification, LoadRefusalOnANewerShimIsTheExpectedFailure) {
+  auto verdict = classify_cell(Expectation::LoadFail, v2_9, built, true,
+                               load_failure("lib.so: undefined symbol: torch_list_size"), first_exporting);
+  EXPECT_EQ(verdict.outcome, CellOutcome::ExpectedFail);
+  EXPECT_NE(verdict.reason.find("torch_list_size (a 2.10 shim)"), std::string::npos);
+}
+
+TEST(MatrixClassification, LoadRefusalOnAShimTheRuntimeHasIsUnexpected) {
+  auto verdict = classify_cell(Expectation::LoadFail, v2_10, built, true,
+                               load_failure("lib.so: undefined symbol: torch_list_size"), first_exporting);
+  EXPECT_EQ(verdict.outcome, CellOutcome::UnexpectedFail);
+}
+
+TEST(MatrixClassification, LoadRefusalForAnotherReasonIsUnexpected) {
+  EXPECT_EQ(classify_cell(Expectation::LoadFail, v2_9, built, true, load_failure("lib.so: cannot open shared object"),
+                          first_exporting)
+                .outcome,
+            CellOutcome::UnexpectedFail);
+  EXPECT_EQ(classify_cell(Expectation::LoadFail, v2_9, built, true,
+                          load_failure("lib.so: undefined symbol: _ZN3c1010TensorImpl"), first_exporting)
+                .outcome,
+            CellOutcome::UnexpectedFail);
+}
+
+TEST(MatrixClassification, LoadingWhereTheLoaderMustRefuseIsAnUnexpectedPass) {
+  auto verdict = classify_cell(Expectation::LoadFail, v2_9, built, true, completed(3, 0), first_exporting);
+  EXPECT_EQ(verdict.outcome, CellOutcome::UnexpectedPass);
+}
+
+TEST(MatrixClassification, BuildFailureIsExpectedOnlyForOverTargets) {
+  BuildStatus failed{BuildStatus::Kind::Failed, "exit 1"};
+  EXPECT_EQ(classify_cell(Expectation::BuildFail, v2_15, failed, true, std::nullopt, first_exporting).outcome,
+            CellOutcome::ExpectedFail);
+  EXPECT_EQ(classify_cell(Expectation::Pass, v2_15, failed, true, std::nullopt, first_exporting).outcome,
+            CellOutcome::UnexpectedFail);
+}
+
+TEST(MatrixClassification, AnOverTargetThatBuildsIsASilentOverTarget) {
+  auto verdict = classify_cell(Expectation::BuildFail, v2_15, built, true, std::nullopt, first_exporting);
+  EXPECT_EQ(verdict.outcome, CellOutcome::UnexpectedPass);
+  EXPECT_NE(verdict.reason.find("silent over-target"), std::string::npos);
+}
+
+TEST(MatrixClassification, SignalAndTimeoutAreCrashAndTimeout) {
+  CellRun crashed{.term_signal = SIGSEGV, .describe = "signal 11 (Segmentation fault)"};
+  auto verdict = classify_cell(Expectation::Pass, v2_10, built, true, crashed, first_exporting);
+  EXPECT_EQ(verdict.outcome, CellOutcome::Crash);
+  EXPECT_EQ(verdict.reason, "signal 11 (Segmentation fault)");
+  CellRun hung{.term_signal = SIGKILL, .timed_out = true, .describe = "timed out after 40 s"};
+  EXPECT_EQ(classify_cell(Expectation::Pass, v2_10, built, true, hung, first_exporting).outcome, CellOutcome::Timeout);
+}
+
+TEST(MatrixClassification, ARunnerThatDiedWithoutAResultIsACrash) {
+  CellRun died{.exit_code = 134, .describe = "exit 134"};
+  EXPECT_EQ(classify_cell(Expectation::Pass, v2_10, built, true, died, first_exporting).outcome, CellOutcome::Crash);
+}
+
+TEST(MatrixClassification, NoDeviceMeansNotRunNeverPass) {
+  auto verdict = classify_cell(Expectation::Pass, v2_10, built, false, std::nullopt, first_exporting);
+  EXPECT_EQ(verdict.outcome, CellOutcome::NotRun);
+  EXPECT_EQ(verdict.reason, "no device");
+  EXPECT_FALSE(is_finding(verdict.outcome));
+}
+
+TEST(MatrixClassification, UnstableBreakAtLoadIsExpectedAndWorkingIsAPass) {
+  auto broke = classify_cell(Expectation::NoGuarantee, v2_12, built, true,
+                             load_failure("x.so: undefined symbol: _ZNR5torch7Library4_defE"), first_exporting);
+  EXPECT_EQ(broke.outcome, CellOutcome::ExpectedFail);
+  auto worked = classify_cell(Expectation::NoGuarantee, v2_10, built, true, completed(1, 0), first_exporting);
+  EXPECT_EQ(worked.outcome, CellOutcome::Pass);
+  EXPECT_NE(worked.reason.find("not guaranteed"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace abicheck
