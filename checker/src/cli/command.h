@@ -19,6 +19,7 @@ using CommandAction = std::function<ExitCode()>;
 // Each subcommand lives in its own file and adds itself to the app; the one that the command line
 // names sets `action`.
 void add_store_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
+void add_lint_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
 void add_audit_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
 void add_inventory_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
 void add_matrix_command(CLI::App& app, const CommonOptions& common, CommandAction& action);

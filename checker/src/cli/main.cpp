@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
 
   CommandAction action;
   add_store_command(app, common, action);
+  add_lint_command(app, common, action);
   add_audit_command(app, common, action);
   add_inventory_command(app, common, action);
   add_matrix_command(app, common, action);

@@ -1,0 +1,53 @@
+#pragma once
+
+#include <clang-c/Index.h>
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "lint/lint_rule.h"
+
+namespace abicheck {
+
+// Small RAII and conversion helpers over libclang's C API, shared by the lints.
+
+std::string take_string(CXString text);
+
+// The file, line and column where code at this location ends up after macro expansion (the
+// place a user sees), with the file made absolute and normal.
+SourcePosition expansion_position(CXSourceLocation location);
+std::filesystem::path cursor_file(CXCursor cursor);
+
+// The spelling of every token of the cursor's extent, in order.
+std::vector<std::string> cursor_tokens(CXTranslationUnit unit, CXCursor cursor);
+
+// Calls visit on each descendant (pre-order); visit returns false to skip a node's children.
+void visit_descendants(CXCursor root, const std::function<bool(CXCursor)>& visit);
+
+// A parsed translation unit that owns its index. Parsing goes on after errors (a missing include
+// does not stop it), so a file that does not compile still yields what could be seen.
+class ParsedUnit {
+ public:
+  struct UnsavedFile {
+    std::string path;
+    std::string content;
+  };
+  // Throws ToolError naming the source when libclang cannot parse at all.
+  ParsedUnit(const std::filesystem::path& source, const std::vector<std::string>& arguments,
+             const std::vector<UnsavedFile>& unsaved_files = {});
+  ~ParsedUnit();
+  ParsedUnit(const ParsedUnit&) = delete;
+  ParsedUnit& operator=(const ParsedUnit&) = delete;
+
+  CXTranslationUnit get() const { return unit_; }
+  CXCursor root() const { return clang_getTranslationUnitCursor(unit_); }
+
+ private:
+  CXIndex index_ = nullptr;
+  CXTranslationUnit unit_ = nullptr;
+};
+
+}  // namespace abicheck

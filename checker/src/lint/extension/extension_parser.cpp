@@ -1,0 +1,318 @@
+#include "lint/extension/extension_parser.h"
+
+#include <algorithm>
+#include <atomic>
+#include <fmt/format.h>
+#include <fstream>
+#include <future>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <unordered_map>
+
+#include "core/tool_error.h"
+#include "lint/source_text.h"
+#include "lint/clang_support.h"
+#include "lint/directive_scanner.h"
+#include "lint/extension/extension_rules.h"
+
+namespace abicheck {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kEffectiveTargetVariable = "torch_abi_check_effective_target";
+
+// clang 14 parses CUDA for the host side without a CUDA installation of its own (-nocudainc):
+// this prelude supplies the execution-space attributes, the builtin index variables and the launch
+// hook that <<<…>>> calls, over the CUDA runtime headers of the wheels.
+constexpr std::string_view kCudaPrelude = R"(#pragma once
+#if __has_include(<cuda_runtime.h>)
+#include <cuda_runtime.h>
+#endif
+#undef __global__
+#undef __device__
+#undef __host__
+#undef __shared__
+#undef __constant__
+#define __global__ __attribute__((global))
+#define __device__ __attribute__((device))
+#define __host__ __attribute__((host))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#include <__clang_cuda_builtin_vars.h>
+#if __has_include(<cuda_runtime.h>)
+extern "C" unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0, cudaStream_t stream = 0);
+#endif
+)";
+constexpr std::string_view kCudaPreludePath = "/torch-abi-check/cuda_prelude.h";
+
+int count_lines(const std::string& text) { return static_cast<int>(std::ranges::count(text, '\n')) + 1; }
+
+bool is_under(const fs::path& file, const fs::path& directory) {
+  if (directory.empty() || file.empty()) return false;
+  auto relative = file.lexically_relative(directory);
+  return !relative.empty() && *relative.begin() != "..";
+}
+
+// The name a "not declared" error is about, when its message has one of clang's forms for it.
+std::string missing_name_of(const std::string& message) {
+  static const std::regex pattern(
+      R"(^(?:use of undeclared identifier|unknown type name|no member named|no type named|no template named|use of undeclared) '([^']+)')");
+  std::smatch match;
+  if (!std::regex_search(message, match, pattern)) return {};
+  return match[1].str();
+}
+
+std::string strip_string_literal(const std::string& spelling) {
+  auto open = spelling.find('"');
+  auto close = spelling.rfind('"');
+  if (open == std::string::npos || close <= open) return {};
+  return spelling.substr(open + 1, close - open - 1);
+}
+
+class UnitReader {
+ public:
+  UnitReader(const ParsedUnit& parsed, const ParseEnvironment& environment, int main_file_lines)
+      : parsed_(parsed), environment_(environment), main_file_lines_(main_file_lines) {}
+
+  // torch's own headers; the third-party ones that a wheel ships beside them (pybind11, fmt, …) are not.
+  bool is_torch_file(const fs::path& file) const {
+    if (!is_under(file, environment_.torch_include_dir)) return false;
+    std::string top = file.lexically_relative(environment_.torch_include_dir).begin()->string();
+    return top == "torch" || top == "ATen" || top == "c10" || top == "caffe2" || top == "THC";
+  }
+  bool is_project_file(const fs::path& file) const {
+    return is_under(file, environment_.project_root) && !is_under(file, environment_.torch_include_dir);
+  }
+
+  // Whether code located in this file belongs to the project (cached per CXFile: the walk asks
+  // this for every top-level declaration of every header).
+  bool in_project(CXCursor cursor) {
+    CXFile file = nullptr;
+    clang_getExpansionLocation(clang_getCursorLocation(cursor), &file, nullptr, nullptr, nullptr);
+    if (!file) return false;
+    auto [it, inserted] = project_file_cache_.try_emplace(file, false);
+    if (inserted) it->second = is_project_file(expansion_position(clang_getCursorLocation(cursor)).file);
+    return it->second;
+  }
+
+  void read_into(TranslationUnitFacts& facts) {
+    read_inclusions(facts);
+    read_errors(facts);
+    read_preprocessing_and_code(facts);
+  }
+
+  const std::set<fs::path>& project_files_seen() const { return project_files_seen_; }
+
+ private:
+  void read_inclusions(TranslationUnitFacts& facts) {
+    struct Context {
+      UnitReader* reader;
+      TranslationUnitFacts* facts;
+    } context{this, &facts};
+    clang_getInclusions(
+        parsed_.get(),
+        [](CXFile included, CXSourceLocation* stack, unsigned depth, CXClientData data) {
+          auto& [reader, facts] = *static_cast<Context*>(data);
+          std::string name = take_string(clang_File_tryGetRealPathName(included));
+          if (name.empty()) name = take_string(clang_getFileName(included));
+          fs::path file = fs::path(name).lexically_normal();
+          if (reader->is_project_file(file)) reader->project_files_seen_.insert(file);
+          if (depth == 0 || !reader->is_torch_file(file)) return;
+          SourcePosition directive = expansion_position(stack[0]);
+          if (reader->is_torch_file(directive.file)) return;
+          TorchInclusion inclusion;
+          inclusion.header = file.lexically_relative(reader->environment_.torch_include_dir).generic_string();
+          for (unsigned i = depth; i-- > 0;) inclusion.chain.push_back(expansion_position(stack[i]));
+          facts->torch_inclusions.push_back(std::move(inclusion));
+        },
+        &context);
+  }
+
+  void read_errors(TranslationUnitFacts& facts) {
+    unsigned count = clang_getNumDiagnostics(parsed_.get());
+    for (unsigned i = 0; i < count; ++i) {
+      CXDiagnostic diagnostic = clang_getDiagnostic(parsed_.get(), i);
+      if (clang_getDiagnosticSeverity(diagnostic) >= CXDiagnostic_Error) {
+        CompileError error;
+        error.where = expansion_position(clang_getDiagnosticLocation(diagnostic));
+        error.message = take_string(clang_getDiagnosticSpelling(diagnostic));
+        error.missing_name = missing_name_of(error.message);
+        bool in_appended_probe = error.where.file == facts.source && error.where.line > main_file_lines_;
+        if (!in_appended_probe) facts.errors.push_back(std::move(error));
+      }
+      clang_disposeDiagnostic(diagnostic);
+    }
+  }
+
+  // One walk over the unit: #defines of the target macro and expansions of torch's macros (both
+  // top-level preprocessing cursors), dlsym calls in project code, and the probe variable.
+  void read_preprocessing_and_code(TranslationUnitFacts& facts) {
+    struct Range {
+      fs::path file;
+      unsigned begin;
+      unsigned end;
+    };
+    std::vector<Range> torch_macro_expansions;
+    std::vector<std::pair<CXCursor, DynamicLookup>> calls;
+    visit_descendants(parsed_.root(), [&](CXCursor cursor) {
+      CXCursorKind kind = clang_getCursorKind(cursor);
+      if (kind == CXCursor_MacroDefinition) {
+        if (take_string(clang_getCursorSpelling(cursor)) == "TORCH_TARGET_VERSION" && in_project(cursor)) {
+          auto tokens = cursor_tokens(parsed_.get(), cursor);
+          std::string value;
+          for (std::size_t i = 1; i < tokens.size(); ++i) value += (i > 1 ? " " : "") + tokens[i];
+          facts.target_definitions.push_back({expansion_position(clang_getCursorLocation(cursor)),
+                                              TargetDefinition::Origin::Source, value, std::nullopt});
+        }
+        return false;
+      }
+      if (kind == CXCursor_MacroExpansion) {
+        if (in_project(cursor)) {
+          CXCursor definition = clang_getCursorReferenced(cursor);
+          if (!clang_Cursor_isNull(definition) && is_torch_file(cursor_file(definition))) {
+            CXSourceRange extent = clang_getCursorExtent(cursor);
+            unsigned begin = 0;
+            unsigned end = 0;
+            clang_getExpansionLocation(clang_getRangeStart(extent), nullptr, nullptr, nullptr, &begin);
+            clang_getExpansionLocation(clang_getRangeEnd(extent), nullptr, nullptr, nullptr, &end);
+            torch_macro_expansions.push_back({cursor_file(cursor), begin, end});
+          }
+        }
+        return false;
+      }
+      if (kind == CXCursor_InclusionDirective || kind == CXCursor_MacroInstantiation) return false;
+      if (!in_project(cursor)) return false;
+      if (kind == CXCursor_VarDecl && take_string(clang_getCursorSpelling(cursor)) == kEffectiveTargetVariable) {
+        CXEvalResult result = clang_Cursor_Evaluate(cursor);
+        if (result && clang_EvalResult_getKind(result) == CXEval_Int) {
+          facts.effective_target = clang_EvalResult_getAsUnsigned(result);
+        }
+        if (result) clang_EvalResult_dispose(result);
+        return false;
+      }
+      if (kind == CXCursor_CallExpr) {
+        std::string callee = take_string(clang_getCursorSpelling(cursor));
+        if ((callee == "dlsym" || callee == "dlvsym") && clang_Cursor_getNumArguments(cursor) >= 2) {
+          std::string symbol;
+          visit_descendants(clang_Cursor_getArgument(cursor, 1), [&](CXCursor argument) {
+            if (clang_getCursorKind(argument) == CXCursor_StringLiteral && symbol.empty()) {
+              symbol = strip_string_literal(take_string(clang_getCursorSpelling(argument)));
+            }
+            return symbol.empty();
+          });
+          if (!symbol.empty()) {
+            calls.push_back({cursor, {expansion_position(clang_getCursorLocation(cursor)), callee, symbol, false}});
+          }
+        }
+      }
+      return true;
+    });
+    for (auto& [cursor, lookup] : calls) {
+      unsigned offset = 0;
+      clang_getExpansionLocation(clang_getCursorLocation(cursor), nullptr, nullptr, nullptr, &offset);
+      lookup.in_torch_macro = std::ranges::any_of(torch_macro_expansions, [&](const Range& range) {
+        return range.file == lookup.where.file && range.begin <= offset && offset <= range.end;
+      });
+      facts.dynamic_lookups.push_back(std::move(lookup));
+    }
+  }
+
+  const ParsedUnit& parsed_;
+  const ParseEnvironment& environment_;
+  int main_file_lines_;
+  std::unordered_map<CXFile, bool> project_file_cache_;
+  std::set<fs::path> project_files_seen_;
+};
+
+std::vector<std::string> front_end_arguments(const UnitToParse& unit, const ParseEnvironment& environment) {
+  std::vector<std::string> arguments;
+  if (unit.language == SourceLanguage::Cuda) {
+    arguments = {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-Wno-unknown-cuda-version"};
+  } else {
+    arguments = {"-x", "c++"};
+  }
+  bool has_standard = std::ranges::any_of(unit.arguments, [](const std::string& a) { return a.starts_with("-std="); });
+  if (!has_standard) arguments.push_back("-std=c++17");
+  arguments.insert(arguments.end(), unit.arguments.begin(), unit.arguments.end());
+  arguments.push_back("-I" + environment.torch_include_dir.string());
+  if (unit.language == SourceLanguage::Cuda) {
+    for (const auto& dir : environment.cuda_include_dirs) arguments.push_back("-isystem" + dir.string());
+    arguments.insert(arguments.end(), {"-include", std::string(kCudaPreludePath)});
+  }
+  arguments.insert(arguments.end(), {"-w", "-ferror-limit=0"});
+  return arguments;
+}
+
+}  // namespace
+
+TranslationUnitFacts parse_translation_unit(const UnitToParse& unit, const ParseEnvironment& environment) {
+  TranslationUnitFacts facts;
+  facts.source = unit.source;
+  facts.language = unit.language;
+  facts.target_definitions = unit.command_line_targets;
+
+  // The probe appended to the main file (in memory) lets the front end evaluate the target the
+  // way the compiler would, whatever expression or #undef/#define sequence defines it.
+  std::string text = read_source_text(unit.source);
+  int lines = count_lines(text);
+  std::string probed = text + fmt::format("\n#ifdef TORCH_TARGET_VERSION\nstatic constexpr unsigned long long {} = "
+                                          "TORCH_TARGET_VERSION;\n#endif\n",
+                                          kEffectiveTargetVariable);
+  std::vector<ParsedUnit::UnsavedFile> unsaved = {{unit.source.string(), probed}};
+  if (unit.language == SourceLanguage::Cuda) unsaved.push_back({std::string(kCudaPreludePath), std::string(kCudaPrelude)});
+  ParsedUnit parsed(unit.source, front_end_arguments(unit, environment), unsaved);
+  UnitReader reader(parsed, environment, lines);
+  reader.read_into(facts);
+  facts.project_files.assign(reader.project_files_seen().begin(), reader.project_files_seen().end());
+  // A literal is its own value; an expression gets the front end's value when it is the one in force.
+  for (auto& definition : facts.target_definitions) definition.value = parse_integer_literal(definition.value_text);
+  auto& last = facts.target_definitions;
+  if (!last.empty() && !last.back().value && !TorchVersion::try_parse(last.back().value_text)) {
+    last.back().value = facts.effective_target;
+  }
+  return facts;
+}
+
+ExtensionFacts collect_extension_facts(const ExtensionSources& sources, const ParseEnvironment& environment) {
+  ExtensionFacts facts;
+  facts.root = sources.root;
+  facts.build_file_targets = sources.build_file_targets;
+  for (auto& definition : facts.build_file_targets) definition.value = parse_integer_literal(definition.value_text);
+  facts.torch_requirements = sources.torch_requirements;
+  facts.units.resize(sources.units.size());
+  // Two workers: the CI machine has two cores, and libclang parses independent units in parallel.
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t i = next++; i < sources.units.size(); i = next++) {
+      facts.units[i] = parse_translation_unit(sources.units[i], environment);
+    }
+  };
+  auto second = std::async(std::launch::async, worker);
+  worker();
+  second.get();
+  std::set<fs::path> project_files;
+  for (const auto& unit : facts.units) {
+    project_files.insert(unit.source);
+    project_files.insert(unit.project_files.begin(), unit.project_files.end());
+  }
+  for (const auto& file : project_files) facts.project_directives[file] = scan_preprocessor_directives_of(file);
+  return facts;
+}
+
+std::vector<fs::path> find_cuda_include_dirs(const fs::path& store_root, int cuda_major) {
+  std::vector<fs::path> dirs;
+  fs::path nvidia = store_root / "cuda" / fmt::format("cu{}", cuda_major) / "site" / "nvidia";
+  std::error_code error;
+  if (fs::is_directory(nvidia, error)) {
+    for (const auto& package : fs::directory_iterator(nvidia, error)) {
+      if (fs::is_directory(package.path() / "include")) dirs.push_back(package.path() / "include");
+    }
+  }
+  if (dirs.empty() && fs::exists("/usr/local/cuda/include/cuda_runtime.h")) dirs.push_back("/usr/local/cuda/include");
+  std::ranges::sort(dirs);
+  return dirs;
+}
+
+}  // namespace abicheck

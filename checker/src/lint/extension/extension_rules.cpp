@@ -1,0 +1,50 @@
+#include "lint/extension/extension_rules.h"
+
+#include <cctype>
+
+namespace abicheck {
+
+const std::vector<ExtensionRule>& extension_rules() {
+  static const std::vector<ExtensionRule> rules = {
+      missing_target_rule(),          unstable_header_rule(),     api_newer_than_target_rule(),
+      target_newer_than_build_rule(), malformed_target_rule(),    target_drift_rule(),
+      target_macro_undefined_rule(),  shim_dlsym_rule(),
+  };
+  return rules;
+}
+
+std::vector<LintDiagnostic> run_extension_rules(const ExtensionFacts& facts, const ExtensionLintContext& context) {
+  DiagnosticSink sink;
+  for (const auto& rule : extension_rules()) rule.check(facts, context, rule.rule, sink);
+  return sink.take_sorted();
+}
+
+std::optional<TorchVersion> unit_target(const TranslationUnitFacts& unit) {
+  if (!unit.effective_target) return std::nullopt;
+  return TorchVersion::from_abi_value(*unit.effective_target);
+}
+
+std::optional<std::uint64_t> parse_integer_literal(std::string_view text, bool* is_hex) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  while (!text.empty() && (text.back() == 'u' || text.back() == 'U' || text.back() == 'l' || text.back() == 'L')) {
+    text.remove_suffix(1);
+  }
+  bool hex = text.starts_with("0x") || text.starts_with("0X");
+  if (hex) text.remove_prefix(2);
+  if (text.empty()) return std::nullopt;
+  std::uint64_t value = 0;
+  for (char c : text) {
+    int digit = std::isdigit(static_cast<unsigned char>(c)) ? c - '0'
+                : hex && std::isxdigit(static_cast<unsigned char>(c)) ? std::tolower(c) - 'a' + 10
+                                                                     : -1;
+    if (digit < 0) return std::nullopt;
+    std::uint64_t base = hex ? 16 : 10;
+    if (value > (UINT64_MAX - digit) / base) return std::nullopt;
+    value = value * base + digit;
+  }
+  if (is_hex) *is_hex = hex;
+  return value;
+}
+
+}  // namespace abicheck

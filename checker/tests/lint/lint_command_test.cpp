@@ -1,0 +1,126 @@
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/process.h"
+
+namespace abicheck {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path fixture(const std::string& relative) { return fs::path(TORCH_ABI_CHECK_FIXTURES) / "lint" / relative; }
+
+ProcessResult run_lint(std::vector<std::string> arguments) {
+  std::vector<std::string> argv = {TORCH_ABI_CHECK_CLI, "lint"};
+  argv.insert(argv.end(), arguments.begin(), arguments.end());
+  return run_process({.argv = argv, .timeout = std::chrono::minutes(5)});
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class LintCommandTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    scratch_ = fs::temp_directory_path() / fmt::format("lint-command-test-{}", ::getpid());
+    fs::create_directories(scratch_);
+  }
+  void TearDown() override { fs::remove_all(scratch_); }
+  fs::path scratch_;
+};
+
+TEST_F(LintCommandTest, ErrorFindingsPrintCompilerStyleLinesAndExitOne) {
+  auto result = run_lint({"extension", fixture("extension/E004/bad").string(), "--torch", "2.11"});
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_NE(result.output.find("E004/bad/op.cpp:2:9: error: [E004] TORCH_TARGET_VERSION is 2.12"), std::string::npos)
+      << result.output;
+}
+
+TEST_F(LintCommandTest, CleanProjectExitsZero) {
+  auto result = run_lint({"extension", fixture("extension/E004/good").string(), "--torch", "2.11"});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+}
+
+TEST_F(LintCommandTest, WarningsAloneLeaveTheExitCodeZero) {
+  auto result = run_lint({"extension", fixture("extension/E007/bad").string(), "--torch", "2.11"});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("warning: [E007]"), std::string::npos) << result.output;
+}
+
+TEST_F(LintCommandTest, JsonReportHasOneObjectPerDiagnosticAndIsDeterministic) {
+  fs::path first = scratch_ / "first.json";
+  fs::path second = scratch_ / "second.json";
+  auto dir = fixture("extension/E005/bad").string();
+  ASSERT_EQ(run_lint({"extension", dir, "--torch", "2.11", "--json", first.string()}).exit_code, 1);
+  ASSERT_EQ(run_lint({"extension", dir, "--torch", "2.11", "--json", second.string()}).exit_code, 1);
+  EXPECT_EQ(read_file(first), read_file(second));
+  auto document = nlohmann::json::parse(read_file(first));
+  ASSERT_FALSE(document.at("diagnostics").empty());
+  for (const auto& diagnostic : document["diagnostics"]) {
+    for (const char* key : {"rule", "severity", "file", "line", "column", "message"}) {
+      EXPECT_TRUE(diagnostic.contains(key)) << key;
+    }
+  }
+  EXPECT_EQ(document["diagnostics"][0]["severity"], "error");
+}
+
+// Validated against the official SARIF 2.1.0 schema by validate_sarif.py (see ci/setup.sh).
+TEST_F(LintCommandTest, SarifReportValidatesAgainstTheSarif210Schema) {
+  fs::path sarif = scratch_ / "lint.sarif";
+  ASSERT_EQ(run_lint({"extension", fixture("extension/E002/bad").string(), "--torch", "2.11", "--sarif",
+                      sarif.string()})
+                .exit_code,
+            1);
+  const char* configured = std::getenv("TORCH_ABI_CHECK_TOOLS_VENV");
+  const char* cache = std::getenv("XDG_CACHE_HOME");
+  fs::path venv = configured ? fs::path(configured)
+                             : (cache ? fs::path(cache) : fs::path(std::getenv("HOME")) / ".cache") /
+                                   "torch-abi-check-tools";
+  auto validation = run_process({.argv = {(venv / "bin" / "python").string(),
+                                          (fs::path(TORCH_ABI_CHECK_FIXTURES).parent_path() / "checker" / "tests" /
+                                           "lint" / "validate_sarif.py")
+                                              .string(),
+                                          sarif.string()}});
+  EXPECT_EQ(validation.exit_code, 0) << validation.output;
+  auto document = nlohmann::json::parse(read_file(sarif));
+  EXPECT_EQ(document["version"], "2.1.0");
+  EXPECT_EQ(document["runs"][0]["results"].size(), 2u);
+  EXPECT_EQ(document["runs"][0]["tool"]["driver"]["rules"].size(), 8u);
+}
+
+TEST_F(LintCommandTest, MissingProjectIsOneErrorLineAndExitTwo) {
+  auto result = run_lint({"extension", (scratch_ / "no-such-project").string(), "--torch", "2.11"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.output.find("torch-abi-check: error: "), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("no such file or directory"), std::string::npos) << result.output;
+}
+
+TEST_F(LintCommandTest, MalformedCompileDatabaseIsExitTwo) {
+  std::ofstream(scratch_ / "compile_commands.json") << "[{\"file\": \"a.cpp\"";
+  auto result = run_lint({"extension", (scratch_ / "compile_commands.json").string(), "--torch", "2.11"});
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("compile_commands.json: not valid JSON"), std::string::npos) << result.output;
+}
+
+TEST_F(LintCommandTest, CompileDatabaseGivesTheTargetOnTheCommandLine) {
+  std::ofstream(scratch_ / "op.cpp") << "#include <torch/csrc/stable/library.h>\n";
+  nlohmann::json database = nlohmann::json::array(
+      {{{"directory", scratch_.string()},
+        {"file", "op.cpp"},
+        {"command", "g++ -DTORCH_TARGET_VERSION=0x020A000000000000 -I/somewhere/else/torch/include -c op.cpp"}}});
+  std::ofstream(scratch_ / "compile_commands.json") << database.dump();
+  auto result = run_lint({"extension", (scratch_ / "compile_commands.json").string(), "--torch", "2.11"});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+}
+
+}  // namespace
+}  // namespace abicheck
