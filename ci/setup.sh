@@ -5,11 +5,11 @@ set -euo pipefail
 
 debian_packages=(
   build-essential cmake ninja-build pkg-config
-  libabigail-dev abigail-tools libelf-dev libdw-dev
+  libabigail-dev abigail-tools libelf-dev libdw-dev zlib1g-dev
   libclang-14-dev clang-14 llvm-14-dev
   nlohmann-json3-dev libcli11-dev libtomlplusplus-dev libfmt-dev libzip-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  python3 python3-venv python3-pip
+  python3 python3-venv python3-pip python3-yaml
   hipcc
 )
 # The headless browser for the report test: Debian packages it as chromium; Ubuntu (the

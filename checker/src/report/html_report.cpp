@@ -1,0 +1,432 @@
+#include "report/html_report.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "core/tool_error.h"
+
+namespace abicheck {
+namespace {
+
+using json = nlohmann::json;
+
+// The outcomes of a matrix cell, in legend order, with the short label a grid cell shows: the
+// label carries the outcome too, so the grid reads without colour.
+struct OutcomeStyle {
+  const char* outcome;
+  const char* label;
+  bool finding;
+};
+constexpr OutcomeStyle outcome_styles[] = {
+    {"pass", "pass", false},         {"expected-fail", "xfail", false}, {"unexpected-fail", "FAIL", true},
+    {"unexpected-pass", "XPASS", true}, {"crash", "CRASH", true},      {"timeout", "TIMEOUT", true},
+    {"not-run", "not run", false},
+};
+
+const OutcomeStyle* style_of(const std::string& outcome) {
+  for (const auto& style : outcome_styles) {
+    if (outcome == style.outcome) return &style;
+  }
+  return nullptr;
+}
+
+std::string escape_html(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+// A field as text whatever its JSON type; missing and null read as empty. Logs are not always valid
+// UTF-8, so dumping replaces bad bytes instead of throwing.
+std::string text_of(const json& object, const char* key) {
+  if (!object.is_object()) return {};
+  auto found = object.find(key);
+  if (found == object.end() || found->is_null()) return {};
+  if (found->is_string()) return found->get<std::string>();
+  return found->dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+const json& array_of(const json& object, const char* key) {
+  static const json empty = json::array();
+  if (!object.is_object()) return empty;
+  auto found = object.find(key);
+  return found != object.end() && found->is_array() ? *found : empty;
+}
+
+// "2.9" < "2.10" < "2.10.1"; anything that is not a dotted number sorts after, by its text.
+std::vector<long> version_key(const std::string& version) {
+  std::vector<long> key;
+  std::size_t start = 0;
+  while (start <= version.size()) {
+    std::size_t end = version.find('.', start);
+    if (end == std::string::npos) end = version.size();
+    std::string part = version.substr(start, end - start);
+    if (part.empty() || !std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      return {};
+    }
+    key.push_back(std::stol(part));
+    start = end + 1;
+  }
+  return key;
+}
+
+bool version_less(const std::string& a, const std::string& b) {
+  auto ka = version_key(a);
+  auto kb = version_key(b);
+  if (ka.empty() != kb.empty()) return !ka.empty();
+  if (ka != kb) return ka < kb;
+  return a < b;
+}
+
+struct VersionLess {
+  bool operator()(const std::string& a, const std::string& b) const { return version_less(a, b); }
+};
+
+// The JSON inside <script>: "<" is written as \u003c so no "</script>" in a log can end the element.
+std::string embedded_json(const json& document) {
+  std::string dumped = document.dump(1, ' ', false, json::error_handler_t::replace);
+  std::string out;
+  out.reserve(dumped.size());
+  for (char c : dumped) {
+    if (c == '<') out += "\\u003c";
+    else if (c == '>') out += "\\u003e";
+    else if (c == '&') out += "\\u0026";
+    else out += c;
+  }
+  return out;
+}
+
+const json& section(const json& document, const char* name) {
+  static const json none;
+  if (!document.is_object()) return none;
+  auto found = document.find(name);
+  return found != document.end() && found->is_object() ? *found : none;
+}
+
+bool is_finding_outcome(const std::string& outcome) {
+  const OutcomeStyle* style = style_of(outcome);
+  return style == nullptr || style->finding;  // an outcome this page does not know is shown as a problem
+}
+
+bool is_finding_severity(const std::string& severity) { return severity == "error"; }
+bool is_finding_change(const std::string& verdict) { return verdict == "breaking"; }
+bool is_finding_binary(const std::string& verdict) { return verdict != "stable"; }
+
+const char* page_style = R"css(
+:root { --pass:#c8e6c9; --xfail:#dcedc8; --fail:#ef9a9a; --xpass:#ffcc80; --crash:#b71c1c; --timeout:#ce93d8; --notrun:#eeeeee; }
+* { box-sizing: border-box; }
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0 auto; padding: 0 1.5rem 3rem; max-width: 1280px; color: #1b1b1b; background: #fff; }
+h1 { font-size: 1.5rem; margin: 1.2rem 0 .4rem; }
+h2 { font-size: 1.2rem; margin: 2rem 0 .5rem; border-bottom: 1px solid #ddd; padding-bottom: .2rem; }
+h3 { font-size: 1rem; margin: 1.2rem 0 .4rem; }
+nav a { margin-right: 1rem; }
+.verdict { font-size: 1.1rem; font-weight: 600; padding: .5rem .8rem; border-radius: 4px; display: inline-block; }
+.verdict-clean { background: var(--pass); }
+.verdict-findings { background: var(--fail); }
+table { border-collapse: collapse; margin: .3rem 0 1rem; }
+th, td { border: 1px solid #ccc; padding: .25rem .5rem; text-align: left; vertical-align: top; }
+thead th { background: #f3f3f3; position: sticky; top: 0; }
+table.grid td { text-align: center; min-width: 5.5rem; padding: 0; }
+table.grid td a { display: block; padding: .3rem .4rem; color: inherit; text-decoration: none; }
+table.grid td a:hover { outline: 2px solid #333; }
+.outcome-pass { background: var(--pass); }
+.outcome-expected-fail { background: var(--xfail); color: #33691e; }
+.outcome-unexpected-fail { background: var(--fail); font-weight: 700; }
+.outcome-unexpected-pass { background: var(--xpass); font-weight: 700; }
+.outcome-crash { background: var(--crash); color: #fff; font-weight: 700; }
+.outcome-timeout { background: var(--timeout); font-weight: 700; }
+.outcome-not-run, .outcome-unknown { background: var(--notrun); color: #555; }
+.legend span { display: inline-block; padding: .1rem .5rem; margin: 0 .3rem .3rem 0; border-radius: 3px; }
+details.log { margin: .2rem 0; }
+details.log > summary { cursor: pointer; }
+details.log[open] { border-left: 3px solid #888; padding-left: .5rem; }
+pre { background: #f7f7f7; padding: .5rem; max-height: 24rem; overflow: auto; white-space: pre-wrap; word-break: break-all; font-size: 12px; }
+td.finding { background: #fde7e7; font-weight: 600; }
+td.path { overflow-wrap: anywhere; max-width: 30rem; }
+td.where { white-space: nowrap; }
+.muted { color: #666; }
+)css";
+
+// Opens the log a grid cell links to (on click and when the page is opened at #log-...).
+const char* page_script = R"js(
+(function () {
+  function openTarget() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var target = id && document.getElementById(id);
+    if (!target || target.tagName !== 'DETAILS') return;
+    // A cell's log sits inside its grid's closed "Logs of ..." list: open every level.
+    for (var node = target; node; node = node.parentElement) {
+      if (node.tagName === 'DETAILS') node.open = true;
+    }
+    target.scrollIntoView();
+  }
+  window.addEventListener('hashchange', openTarget);
+  openTarget();
+})();
+)js";
+
+struct GridKey {
+  std::string suite;
+  std::string backend;
+  bool operator<(const GridKey& other) const { return std::tie(suite, backend) < std::tie(other.suite, other.backend); }
+};
+
+struct RowKey {
+  std::string build;
+  std::string target;
+  bool operator<(const RowKey& other) const {
+    if (build != other.build) return version_less(build, other.build);
+    return version_less(target, other.target);
+  }
+};
+
+std::string cell_title(const json& cell) {
+  std::string title = fmt::format("{} build {} target {} on {}: {} (expected {})", text_of(cell, "backend"),
+                                  text_of(cell, "build"), text_of(cell, "target"), text_of(cell, "runtime"),
+                                  text_of(cell, "outcome"), text_of(cell, "expected"));
+  std::string reason = text_of(cell, "reason");
+  if (!reason.empty()) title += "\n" + reason;
+  return title;
+}
+
+std::string render_matrix(const json& matrix) {
+  const json& cells = array_of(matrix, "cells");
+  std::map<std::string, int> counts;
+  // grid -> row -> runtime -> indices of the cells there (normally one)
+  std::map<GridKey, std::map<RowKey, std::map<std::string, std::vector<std::size_t>, VersionLess>>> grids;
+  std::map<GridKey, std::set<std::string, VersionLess>> runtimes;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    const json& cell = cells[i];
+    GridKey grid{text_of(cell, "suite"), text_of(cell, "backend")};
+    grids[grid][{text_of(cell, "build"), text_of(cell, "target")}][text_of(cell, "runtime")].push_back(i);
+    runtimes[grid].insert(text_of(cell, "runtime"));
+    ++counts[text_of(cell, "outcome")];
+  }
+
+  std::string html = "<section id=\"matrix\">\n<h2>Matrix</h2>\n<p class=\"legend\">";
+  for (const auto& style : outcome_styles) {
+    html += fmt::format("<span class=\"outcome-{}\">{} {}</span>", style.outcome, style.label, counts[style.outcome]);
+  }
+  html += fmt::format("</p>\n<p class=\"muted\">Rows: build / target. Columns: runtime. {} cells; click a cell for its log.</p>\n",
+                      cells.size());
+
+  for (const auto& [grid, rows] : grids) {
+    std::string grid_name = grid.suite.empty() ? grid.backend : grid.suite + " · " + grid.backend;
+    html += fmt::format("<h3>{}</h3>\n<table class=\"grid\" data-backend=\"{}\">\n<thead><tr><th>build / target</th>",
+                        escape_html(grid_name), escape_html(grid.backend));
+    for (const auto& runtime : runtimes[grid]) html += fmt::format("<th>runtime {}</th>", escape_html(runtime));
+    html += "</tr></thead>\n<tbody>\n";
+    std::string logs;
+    for (const auto& [row, by_runtime] : rows) {
+      html += fmt::format("<tr><th>{} / {}</th>", escape_html(row.build), escape_html(row.target));
+      for (const auto& runtime : runtimes[grid]) {
+        auto found = by_runtime.find(runtime);
+        if (found == by_runtime.end()) {
+          html += "<td class=\"empty\"></td>";
+          continue;
+        }
+        for (std::size_t index : found->second) {
+          const json& cell = cells[index];
+          std::string outcome = text_of(cell, "outcome");
+          const OutcomeStyle* style = style_of(outcome);
+          std::string css = style ? outcome : "unknown";
+          std::string label = style ? style->label : outcome;
+          html += fmt::format("<td class=\"cell outcome-{}\" data-outcome=\"{}\" title=\"{}\"><a href=\"#log-{}\">{}</a></td>",
+                              css, escape_html(outcome), escape_html(cell_title(cell)), index, escape_html(label));
+          std::string duration = text_of(cell, "duration_s");
+          logs += fmt::format(
+              "<details class=\"log\" id=\"log-{}\"><summary><span class=\"outcome-{}\">{}</span> build {} target {} "
+              "on runtime {}, expected {}{}</summary>\n",
+              index, css, escape_html(label), escape_html(text_of(cell, "build")), escape_html(text_of(cell, "target")),
+              escape_html(runtime), escape_html(text_of(cell, "expected")),
+              duration.empty() ? "" : fmt::format(", {} s", escape_html(duration)));
+          std::string reason = text_of(cell, "reason");
+          if (!reason.empty()) logs += fmt::format("<p>{}</p>\n", escape_html(reason));
+          logs += fmt::format("<pre>{}</pre></details>\n", escape_html(text_of(cell, "log")));
+        }
+      }
+      html += "</tr>\n";
+    }
+    html += "</tbody></table>\n";
+    html += fmt::format("<details><summary>Logs of {}</summary>\n{}</details>\n", escape_html(grid_name), logs);
+  }
+  return html + "</section>\n";
+}
+
+std::string render_diff(const json& diff) {
+  const json& changes = array_of(diff, "changes");
+  std::string html = fmt::format("<section id=\"diff\">\n<h2>ABI diff</h2>\n");
+  std::string from = text_of(diff, "old");
+  std::string to = text_of(diff, "new");
+  if (!from.empty() || !to.empty()) {
+    html += fmt::format("<p>{} → {}</p>\n", escape_html(from), escape_html(to));
+  }
+  if (changes.empty()) return html + "<p>No change.</p>\n</section>\n";
+  html += "<table class=\"diff\">\n<thead><tr><th>name</th><th>kind</th><th>verdict</th><th>detail</th></tr></thead>\n<tbody>\n";
+  for (const json& change : changes) {
+    std::string verdict = text_of(change, "verdict");
+    html += fmt::format("<tr><td><code>{}</code></td><td>{}</td><td class=\"{}\">{}</td><td>{}</td></tr>\n",
+                        escape_html(text_of(change, "name")), escape_html(text_of(change, "kind")),
+                        is_finding_change(verdict) ? "finding" : "", escape_html(verdict),
+                        escape_html(text_of(change, "detail")));
+  }
+  return html + "</tbody></table>\n</section>\n";
+}
+
+std::string render_lint(const json& lint) {
+  const json& diagnostics = array_of(lint, "diagnostics");
+  std::string html = "<section id=\"lint\">\n<h2>Lint</h2>\n";
+  if (diagnostics.empty()) return html + "<p>No diagnostic.</p>\n</section>\n";
+  html += "<table class=\"lint\">\n<thead><tr><th>rule</th><th>severity</th><th>where</th><th>message</th></tr></thead>\n<tbody>\n";
+  for (const json& diagnostic : diagnostics) {
+    std::string severity = text_of(diagnostic, "severity");
+    html += fmt::format("<tr><td>{}</td><td class=\"{}\">{}</td><td class=\"where\"><code>{}:{}:{}</code></td><td>{}</td></tr>\n",
+                        escape_html(text_of(diagnostic, "rule")), is_finding_severity(severity) ? "finding" : "",
+                        escape_html(severity), escape_html(text_of(diagnostic, "file")),
+                        escape_html(text_of(diagnostic, "line")), escape_html(text_of(diagnostic, "column")),
+                        escape_html(text_of(diagnostic, "message")));
+  }
+  return html + "</tbody></table>\n</section>\n";
+}
+
+std::string symbol_list(const json& symbols) {
+  std::string items;
+  for (const json& symbol : symbols) {
+    std::string name = symbol.is_string() ? symbol.get<std::string>() : text_of(symbol, "demangled");
+    if (name.empty()) name = text_of(symbol, "name");
+    items += fmt::format("<li><code>{}</code></li>", escape_html(name));
+  }
+  return items;
+}
+
+std::string render_audit(const json& audit) {
+  const json& binaries = array_of(audit, "binaries");
+  std::string html = "<section id=\"audit\">\n<h2>Audit</h2>\n";
+  if (binaries.empty()) return html + "<p>No binary audited.</p>\n</section>\n";
+  html += "<table class=\"audit\">\n<thead><tr><th>binary</th><th>verdict</th><th>min torch</th><th>declared target</th>"
+          "<th>shims</th><th>unstable symbols</th></tr></thead>\n<tbody>\n";
+  for (const json& binary : binaries) {
+    std::string verdict = text_of(binary, "verdict");
+    const json& unstable = array_of(binary, "unstable_symbols");
+    std::string unstable_cell = unstable.empty()
+                                    ? "0"
+                                    : fmt::format("<details><summary>{}</summary><ul>{}</ul></details>", unstable.size(),
+                                                  symbol_list(unstable));
+    std::string reasons;
+    for (const json& reason : array_of(binary, "reasons")) {
+      reasons += fmt::format("<br><span class=\"muted\">{}</span>", escape_html(reason.is_string() ? reason.get<std::string>() : reason.dump()));
+    }
+    html += fmt::format(
+        "<tr><td class=\"path\"><code>{}</code>{}</td><td class=\"{}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+        escape_html(text_of(binary, "path")), reasons, is_finding_binary(verdict) ? "finding" : "", escape_html(verdict),
+        escape_html(text_of(binary, "min_torch")), escape_html(text_of(binary, "declared_target")),
+        array_of(binary, "shim_symbols").size(), unstable_cell);
+  }
+  return html + "</tbody></table>\n</section>\n";
+}
+
+}  // namespace
+
+std::string report_section_of(const json& command_output) {
+  if (!command_output.is_object()) return {};
+  for (const auto& [key, name] : {std::pair{"cells", "matrix"}, std::pair{"changes", "diff"},
+                                  std::pair{"diagnostics", "lint"}, std::pair{"binaries", "audit"}}) {
+    if (command_output.contains(key) && command_output[key].is_array()) return name;
+  }
+  return {};
+}
+
+void add_to_report(json& document, const json& command_output, const std::string& source) {
+  std::string name = report_section_of(command_output);
+  if (name.empty()) {
+    throw ToolError(fmt::format("{}: not the --json output of matrix, diff, lint or audit", source));
+  }
+  if (!document.is_object()) document = json::object();
+  document[name] = command_output;
+}
+
+ReportVerdict judge_report(const json& document) {
+  ReportVerdict verdict;
+  auto count = [](const json& items, const char* key, auto is_finding) {
+    return std::count_if(items.begin(), items.end(), [&](const json& item) { return is_finding(text_of(item, key)); });
+  };
+  if (const json& matrix = section(document, "matrix"); !matrix.is_null()) {
+    const json& cells = array_of(matrix, "cells");
+    auto unexpected = count(cells, "outcome", is_finding_outcome);
+    auto not_run = count(cells, "outcome", [](const std::string& outcome) { return outcome == "not-run"; });
+    if (unexpected > 0) verdict.sections_with_findings.push_back("matrix");
+    verdict.lines.push_back(fmt::format("matrix: {} cells, {} unexpected, {} not run", cells.size(), unexpected, not_run));
+  }
+  if (const json& diff = section(document, "diff"); !diff.is_null()) {
+    const json& changes = array_of(diff, "changes");
+    auto breaking = count(changes, "verdict", is_finding_change);
+    if (breaking > 0) verdict.sections_with_findings.push_back("diff");
+    verdict.lines.push_back(fmt::format("diff: {} changes, {} breaking", changes.size(), breaking));
+  }
+  if (const json& lint = section(document, "lint"); !lint.is_null()) {
+    const json& diagnostics = array_of(lint, "diagnostics");
+    auto errors = count(diagnostics, "severity", is_finding_severity);
+    if (errors > 0) verdict.sections_with_findings.push_back("lint");
+    verdict.lines.push_back(fmt::format("lint: {} diagnostics, {} errors", diagnostics.size(), errors));
+  }
+  if (const json& audit = section(document, "audit"); !audit.is_null()) {
+    const json& binaries = array_of(audit, "binaries");
+    auto bad = count(binaries, "verdict", is_finding_binary);
+    if (bad > 0) verdict.sections_with_findings.push_back("audit");
+    verdict.lines.push_back(fmt::format("audit: {} {}, {} not stable", binaries.size(), binaries.size() == 1 ? "binary" : "binaries", bad));
+  }
+  verdict.has_findings = !verdict.sections_with_findings.empty();
+  return verdict;
+}
+
+std::string render_html_report(const json& document) {
+  std::string title = text_of(document, "title");
+  if (title.empty()) title = "torch-abi-check report";
+  ReportVerdict verdict = judge_report(document);
+
+  std::string html = fmt::format(
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{0}</title>\n<style>{1}</style>\n"
+      "</head>\n<body>\n<header>\n<h1>{0}</h1>\n",
+      escape_html(title), page_style);
+
+  html += fmt::format("<p id=\"verdict\" class=\"verdict verdict-{}\">{}</p>\n<ul class=\"summary\">\n",
+                      verdict.has_findings ? "findings" : "clean",
+                      verdict.has_findings ? fmt::format("Findings in {}", fmt::join(verdict.sections_with_findings, ", "))
+                                          : std::string("No finding"));
+  for (const json& line : array_of(section(document, "verdict"), "lines")) {
+    html += fmt::format("<li>{}</li>\n", escape_html(line.is_string() ? line.get<std::string>() : line.dump()));
+  }
+  for (const auto& line : verdict.lines) html += fmt::format("<li>{}</li>\n", escape_html(line));
+  html += "</ul>\n<nav>";
+  for (const char* name : {"matrix", "diff", "lint", "audit"}) {
+    if (!section(document, name).is_null()) html += fmt::format("<a href=\"#{0}\">{0}</a>", name);
+  }
+  html += "</nav>\n</header>\n<main>\n";
+
+  if (const json& matrix = section(document, "matrix"); !matrix.is_null()) html += render_matrix(matrix);
+  if (const json& diff = section(document, "diff"); !diff.is_null()) html += render_diff(diff);
+  if (const json& lint = section(document, "lint"); !lint.is_null()) html += render_lint(lint);
+  if (const json& audit = section(document, "audit"); !audit.is_null()) html += render_audit(audit);
+
+  html += fmt::format("</main>\n<script type=\"application/json\" id=\"report-data\">{}</script>\n<script>{}</script>\n</body>\n</html>\n",
+                      embedded_json(document), page_script);
+  return html;
+}
+
+}  // namespace abicheck

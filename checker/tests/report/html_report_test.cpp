@@ -1,0 +1,143 @@
+#include "report/html_report.h"
+
+#include <gtest/gtest.h>
+
+#include "core/tool_error.h"
+
+namespace abicheck {
+namespace {
+
+using json = nlohmann::json;
+
+json cell(const std::string& build, const std::string& target, const std::string& runtime, const std::string& outcome,
+          const std::string& log = "") {
+  return {{"suite", "abiref"}, {"backend", "cpu"},      {"build", build}, {"target", target},
+          {"runtime", runtime}, {"expected", "pass"},   {"outcome", outcome}, {"reason", ""},
+          {"duration_s", 1.5},  {"log", log}};
+}
+
+std::size_t occurrences(const std::string& text, const std::string& needle) {
+  std::size_t count = 0;
+  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++count;
+  return count;
+}
+
+std::string embedded_data(const std::string& html) {
+  const std::string open = R"(<script type="application/json" id="report-data">)";
+  auto begin = html.find(open);
+  EXPECT_NE(begin, std::string::npos);
+  begin += open.size();
+  return html.substr(begin, html.find("</script>", begin) - begin);
+}
+
+TEST(HtmlReport, GridHasOneCellPerMatrixCellWithItsOutcomeClass) {
+  json document = {{"matrix", {{"cells", {cell("2.9", "2.9", "2.10", "pass"), cell("2.9", "2.9", "2.9", "pass"),
+                                          cell("2.10", "2.10", "2.9", "expected-fail"),
+                                          cell("2.10", "2.10", "2.10", "crash", "Segmentation fault")}}}}};
+  std::string html = render_html_report(document);
+  EXPECT_EQ(occurrences(html, R"(class="cell outcome-)"), 4u);
+  EXPECT_EQ(occurrences(html, R"(class="cell outcome-pass")"), 2u);
+  EXPECT_EQ(occurrences(html, R"(class="cell outcome-crash")"), 1u);
+  // Versions sort as numbers: runtime 2.9 is the first column and build 2.9 the first row.
+  EXPECT_LT(html.find("<th>runtime 2.9</th>"), html.find("<th>runtime 2.10</th>"));
+  EXPECT_LT(html.find("<th>2.9 / 2.9</th>"), html.find("<th>2.10 / 2.10</th>"));
+  // Each cell links to its log.
+  EXPECT_NE(html.find(R"(<a href="#log-3">CRASH</a>)"), std::string::npos);
+  EXPECT_NE(html.find(R"(id="log-3")"), std::string::npos);
+  EXPECT_NE(html.find("Segmentation fault"), std::string::npos);
+  EXPECT_NE(html.find(R"(<p id="verdict" class="verdict verdict-findings">Findings in matrix</p>)"), std::string::npos);
+}
+
+TEST(HtmlReport, LogCannotBreakOutOfTheEmbeddedJsonOrTheMarkup) {
+  std::string hostile = "</script><script>alert(1)</script><b>&";
+  json document = {{"matrix", {{"cells", {cell("2.9", "2.9", "2.9", "unexpected-fail", hostile)}}}}};
+  std::string html = render_html_report(document);
+  EXPECT_EQ(html.find("<script>alert(1)"), std::string::npos);
+  EXPECT_EQ(json::parse(embedded_data(html)), document);
+}
+
+TEST(HtmlReport, InvalidUtf8InALogIsReplacedNotFatal) {
+  json document = {{"matrix", {{"cells", {cell("2.9", "2.9", "2.9", "pass", "bad byte \xff here")}}}}};
+  std::string html;
+  EXPECT_NO_THROW(html = render_html_report(document));
+  EXPECT_NO_THROW(json::parse(embedded_data(html)));
+}
+
+TEST(HtmlReport, RendersOnlyTheSectionsTheDocumentHas) {
+  json document = {{"lint", {{"diagnostics", {{{"rule", "E001"}, {"severity", "error"}, {"file", "src/op.cpp"},
+                                               {"line", 3}, {"column", 1}, {"message", "no TORCH_TARGET_VERSION"}}}}}}};
+  std::string html = render_html_report(document);
+  EXPECT_NE(html.find(R"(<section id="lint">)"), std::string::npos);
+  EXPECT_NE(html.find("<code>src/op.cpp:3:1</code>"), std::string::npos);
+  EXPECT_EQ(html.find(R"(<section id="matrix">)"), std::string::npos);
+  EXPECT_EQ(html.find(R"(<section id="diff">)"), std::string::npos);
+  EXPECT_EQ(html.find(R"(<section id="audit">)"), std::string::npos);
+}
+
+TEST(HtmlReport, DiffAndAuditTablesMarkTheirFindings) {
+  json document = {
+      {"diff", {{"changes", {{{"name", "torch_from_blob"}, {"kind", "function"}, {"verdict", "breaking"},
+                              {"detail", "parameter 7 changed"}}}}}},
+      {"audit", {{"binaries", {{{"path", "lib/ext.so"}, {"verdict", "unstable"}, {"min_torch", nullptr},
+                                {"declared_target", "2.10"},
+                                {"unstable_symbols", {{{"name", "_ZN3c10"}, {"demangled", "c10::foo()"}}}}}}}}}};
+  std::string html = render_html_report(document);
+  EXPECT_NE(html.find(R"(<td class="finding">breaking</td>)"), std::string::npos);
+  EXPECT_NE(html.find(R"(<td class="finding">unstable</td>)"), std::string::npos);
+  EXPECT_NE(html.find("<code>c10::foo()</code>"), std::string::npos);
+}
+
+TEST(HtmlReport, IsSelfContained) {
+  json document = {{"matrix", {{"cells", {cell("2.9", "2.9", "2.9", "pass")}}}}};
+  std::string html = render_html_report(document);
+  EXPECT_EQ(html.find("http://"), std::string::npos);
+  EXPECT_EQ(html.find("https://"), std::string::npos);
+  EXPECT_EQ(html.find(" src="), std::string::npos);
+  EXPECT_EQ(html.find("<link"), std::string::npos);
+  EXPECT_EQ(html.find("@import"), std::string::npos);
+}
+
+TEST(HtmlReport, JudgesEachSection) {
+  json clean = {{"matrix", {{"cells", {cell("2.9", "2.9", "2.9", "pass"), cell("2.10", "2.10", "2.9", "expected-fail"),
+                                       cell("2.9", "2.9", "2.10", "not-run")}}}},
+                {"diff", {{"changes", {{{"name", "f"}, {"verdict", "compatible"}}}}}},
+                {"lint", {{"diagnostics", {{{"rule", "E002"}, {"severity", "warning"}}}}}},
+                {"audit", {{"binaries", {{{"path", "a.so"}, {"verdict", "stable"}}}}}}};
+  ReportVerdict verdict = judge_report(clean);
+  EXPECT_FALSE(verdict.has_findings);
+  EXPECT_EQ(verdict.lines, (std::vector<std::string>{"matrix: 3 cells, 0 unexpected, 1 not run",
+                                                      "diff: 1 changes, 0 breaking", "lint: 1 diagnostics, 0 errors",
+                                                      "audit: 1 binary, 0 not stable"}));
+  for (const auto& [section, finding] :
+       {std::pair{"matrix", json{{"cells", {cell("2.9", "2.9", "2.9", "timeout")}}}},
+        std::pair{"diff", json{{"changes", {{{"verdict", "breaking"}}}}}},
+        std::pair{"lint", json{{"diagnostics", {{{"severity", "error"}}}}}},
+        std::pair{"audit", json{{"binaries", {{{"verdict", "needs-newer-torch"}}}}}}}) {
+    json document = clean;
+    document[section] = finding;
+    ReportVerdict judged = judge_report(document);
+    EXPECT_TRUE(judged.has_findings) << section;
+    EXPECT_EQ(judged.sections_with_findings, std::vector<std::string>{section});
+  }
+}
+
+TEST(HtmlReport, CommandOutputsGoToTheSectionTheirShapeNames) {
+  json document = json::object();
+  add_to_report(document, {{"cells", json::array()}}, "matrix.json");
+  add_to_report(document, {{"changes", json::array()}}, "diff.json");
+  add_to_report(document, {{"diagnostics", json::array()}}, "lint.json");
+  add_to_report(document, {{"binaries", json::array()}}, "audit.json");
+  EXPECT_TRUE(document.contains("matrix") && document.contains("diff") && document.contains("lint") &&
+              document.contains("audit"));
+  EXPECT_THROW(add_to_report(document, {{"releases", json::array()}}, "store.json"), ToolError);
+}
+
+TEST(HtmlReport, SameDocumentRendersToTheSameBytes) {
+  json document = {{"matrix", {{"cells", {cell("2.10", "2.9", "2.10", "pass"), cell("2.9", "2.9", "2.10", "pass")}}}},
+                   {"verdict", {{"lines", {"works on torch 2.9 ... 2.10"}}}}};
+  EXPECT_EQ(render_html_report(document), render_html_report(json::parse(document.dump())));
+  EXPECT_NE(render_html_report(document).find("<li>works on torch 2.9 ... 2.10</li>"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace abicheck

@@ -1,0 +1,33 @@
+// The CI workflow files users copy must call the CLI as it is: each parses as YAML and every
+// `torch-abi-check ...` line names subcommands and flags the built CLI has (validate_workflows.py).
+
+#include <gtest/gtest.h>
+
+#include "core/process.h"
+#include "core/project_paths.h"
+
+namespace abicheck {
+namespace {
+
+ProcessResult validate(const std::vector<std::string>& workflows) {
+  std::vector<std::string> argv = {"python3", (project_root() / "checker/tests/workflows/validate_workflows.py").string(),
+                                   "--cli", TORCH_ABI_CHECK_CLI};
+  for (const auto& workflow : workflows) argv.push_back((project_root() / workflow).string());
+  return run_process({.argv = argv, .timeout = std::chrono::minutes(2)});
+}
+
+TEST(WorkflowFiles, PreMergeAndReleaseGateCallOnlyExistingCommandsAndFlags) {
+  ProcessResult result = validate({"ci/workflows/pre-merge.yml", "ci/workflows/release-gate.yml"});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+}
+
+TEST(WorkflowFiles, ValidatorRejectsAnUnknownSubcommandAndAnUnknownFlag) {
+  ProcessResult result = validate({"fixtures/report/workflow-unknown-flag.yml"});
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_NE(result.output.find("'torch-abi-check' has no subcommand 'no-such-command'"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("'torch-abi-check matrix' has no option --no-such-flag"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("2 torch-abi-check calls, 2 problems"), std::string::npos) << result.output;
+}
+
+}  // namespace
+}  // namespace abicheck
