@@ -236,12 +236,6 @@ struct ParseOutcome {
   std::vector<std::string> errors;
 };
 
-std::string umbrella_source(const std::vector<std::string>& headers) {
-  std::string source;
-  for (const auto& header : headers) source += "#include <" + header + ">\n";
-  return source;
-}
-
 // Runs every parse, `jobs` at a time; each parse owns its libclang index, so they do not share state.
 std::vector<ParseOutcome> run_parses(const std::filesystem::path& include_dir, const std::string& source,
                                      const std::vector<ParseConfig>& configs, unsigned jobs) {

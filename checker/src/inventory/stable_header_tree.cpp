@@ -11,8 +11,9 @@ namespace abicheck {
 namespace {
 
 // Headers of the stable trees that only compile on another platform, with why.
-constexpr std::array<std::string_view, 2> kPlatformSpecificHeaders{
+constexpr std::array<std::string_view, 3> kPlatformSpecificHeaders{
     "torch/headeronly/cpu/",                 // vectorisation per instruction set: NEON does not build on x86
+    "torch/headeronly/cuda/",                // 2.14+: device code (Atomic.h), compiles only with nvcc
     "torch/headeronly/util/win32-headers.h",  // 2.14+: includes <windows.h>
 };
 
@@ -53,6 +54,12 @@ std::vector<std::string> list_stable_headers(const std::filesystem::path& includ
   }
   std::ranges::sort(headers);
   return headers;
+}
+
+std::string umbrella_source(const std::vector<std::string>& headers) {
+  std::string source;
+  for (const auto& header : headers) source += "#include <" + header + ">\n";
+  return source;
 }
 
 std::string_view backend_of_header(std::string_view relative) {

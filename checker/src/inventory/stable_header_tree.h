@@ -31,8 +31,12 @@ bool is_stable_header(std::string_view relative);
 
 // Every header of the stable trees under include_dir, sorted, relative to it. Left out: headers that
 // only compile on another platform (the vectorisation headers under torch/headeronly/cpu/, NEON
-// does not build on x86; win32-headers.h), which declare nothing of the shim.
+// does not build on x86; the device code under torch/headeronly/cuda/; win32-headers.h), which
+// declare nothing of the shim.
 std::vector<std::string> list_stable_headers(const std::filesystem::path& include_dir);
+
+// A source file that includes each of `headers` (include-dir-relative), in order.
+std::string umbrella_source(const std::vector<std::string>& headers);
 
 // Some shim headers only make sense for one backend and are not guarded by its define (the
 // generated c_shim_cuda.h is simply not included by a CPU build): the define a user needs, or "".

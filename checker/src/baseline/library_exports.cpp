@@ -1,0 +1,94 @@
+#include "baseline/library_exports.h"
+
+#include <algorithm>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <unistd.h>
+
+#include "core/tool_error.h"
+
+namespace abicheck {
+namespace {
+
+// Owns the file descriptor and the libelf handle of one object.
+class ElfFile {
+ public:
+  explicit ElfFile(const std::filesystem::path& path) : path_(path) {
+    if (elf_version(EV_CURRENT) == EV_NONE) throw ToolError("libelf: version mismatch");
+    fd_ = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) throw ToolError(fmt::format("{}: cannot be opened", path.string()));
+    elf_ = elf_begin(fd_, ELF_C_READ_MMAP, nullptr);
+    if (!elf_ || elf_kind(elf_) != ELF_K_ELF) {
+      close_all();
+      throw ToolError(fmt::format("{}: not an ELF object", path.string()));
+    }
+  }
+  ~ElfFile() { close_all(); }
+  ElfFile(const ElfFile&) = delete;
+  ElfFile& operator=(const ElfFile&) = delete;
+
+  Elf* get() const { return elf_; }
+
+ private:
+  void close_all() {
+    if (elf_) elf_end(elf_);
+    if (fd_ >= 0) ::close(fd_);
+    elf_ = nullptr;
+    fd_ = -1;
+  }
+  std::filesystem::path path_;
+  int fd_ = -1;
+  Elf* elf_ = nullptr;
+};
+
+}  // namespace
+
+bool is_shim_function_name(std::string_view name) {
+  return name.starts_with("aoti_") || name.starts_with("torch_");
+}
+
+std::string ShimExports::library_of(const std::string& name) const {
+  for (const auto& [library, names] : by_library) {
+    if (std::ranges::binary_search(names, name)) return library;
+  }
+  return {};
+}
+
+std::vector<std::string> read_exported_shim_functions(const std::filesystem::path& library) {
+  ElfFile file(library);
+  std::vector<std::string> names;
+  bool has_dynsym = false;
+  for (Elf_Scn* section = elf_nextscn(file.get(), nullptr); section; section = elf_nextscn(file.get(), section)) {
+    GElf_Shdr header;
+    if (!gelf_getshdr(section, &header) || header.sh_type != SHT_DYNSYM) continue;
+    has_dynsym = true;
+    Elf_Data* data = elf_getdata(section, nullptr);
+    if (!data || header.sh_entsize == 0) throw ToolError(fmt::format("{}: truncated dynamic symbol table", library.string()));
+    for (std::size_t i = 0, n = header.sh_size / header.sh_entsize; i < n; ++i) {
+      GElf_Sym symbol;
+      if (!gelf_getsym(data, static_cast<int>(i), &symbol)) continue;
+      int binding = GELF_ST_BIND(symbol.st_info);
+      if (symbol.st_shndx == SHN_UNDEF || GELF_ST_TYPE(symbol.st_info) != STT_FUNC) continue;
+      if (binding != STB_GLOBAL && binding != STB_WEAK) continue;
+      const char* name = elf_strptr(file.get(), header.sh_link, symbol.st_name);
+      if (name && is_shim_function_name(name)) names.emplace_back(name);
+    }
+  }
+  if (!has_dynsym) throw ToolError(fmt::format("{}: no dynamic symbol table", library.string()));
+  std::ranges::sort(names);
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+ShimExports read_shim_exports(const std::filesystem::path& lib_dir) {
+  ShimExports exports;
+  for (std::string_view library : kShimLibraries) {
+    std::filesystem::path path = lib_dir / library;
+    if (std::filesystem::exists(path)) exports.by_library[std::string(library)] = read_exported_shim_functions(path);
+  }
+  return exports;
+}
+
+}  // namespace abicheck

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace abicheck {
+
+// The libraries of a torch release that export the C shim, CPU first.
+inline constexpr std::string_view kShimLibraries[] = {"libtorch_cpu.so", "libtorch_cuda.so"};
+
+// The C shim functions (aoti_*, torch_*) that a release's libraries really define in their
+// dynamic symbol tables: what an extension's imports resolve against at load time.
+struct ShimExports {
+  std::map<std::string, std::vector<std::string>> by_library;  // "libtorch_cpu.so" -> sorted names
+
+  bool empty() const { return by_library.empty(); }
+  // The library that exports `name`, or "" when none does.
+  std::string library_of(const std::string& name) const;
+};
+
+// Reads every kShimLibraries entry present in lib_dir with libelf. Throws ToolError naming the file
+// when one is not a readable ELF shared object.
+ShimExports read_shim_exports(const std::filesystem::path& lib_dir);
+
+// The defined, global or weak function symbols of one ELF object whose names are C shim names.
+std::vector<std::string> read_exported_shim_functions(const std::filesystem::path& library);
+
+bool is_shim_function_name(std::string_view name);
+
+}  // namespace abicheck

@@ -1,0 +1,62 @@
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "baseline/library_exports.h"
+#include "inventory/inventory_collector.h"
+#include "inventory/shim_inventory.h"
+#include "inventory/stable_header_tree.h"
+
+namespace abicheck {
+
+// The files of one committed baseline, shim_decls/<release>/.
+inline constexpr std::string_view kInventoryFile = "inventory.json";
+inline constexpr std::string_view kAbiModelFile = "abi.xml.gz";  // gzip without name or time: byte-stable
+inline constexpr std::string_view kExportsFile = "exports.json";
+
+// Everything the diff needs about one release's stable surface.
+struct ReleaseBaseline {
+  ShimInventory inventory;
+  std::string abixml;   // the ABI model (see abi_probe.h)
+  ShimExports exports;  // empty for a header tree without libraries
+};
+
+// A reason the baseline cannot be trusted; the baseline is not written when there is one.
+struct FidelityProblem {
+  std::string name;     // the function
+  std::string problem;  // "missing from the ABI model (lost type information)", "declared but not exported by ..."
+};
+
+// The library that must export a function of this backend: libtorch_cpu.so for "" (and for
+// declarations hidden only from targeting builds), libtorch_cuda.so for USE_CUDA; "" when no Linux
+// wheel ships the backend's library (USE_MPS, USE_XPU), so nothing can be checked.
+std::string_view exporting_library(std::string_view backend);
+
+// Declared functions must all be in the ABI model; and every function whose library is present
+// must be exported by it: unconditional and USE_CUDA ones by libtorch_cpu.so / libtorch_cuda.so.
+// Functions of backends whose library a Linux wheel does not ship (USE_MPS, USE_XPU) cannot be
+// checked and are not reported.
+std::vector<FidelityProblem> check_fidelity(const ShimInventory& inventory, const std::vector<std::string>& model_functions,
+                                            const ShimExports& exports);
+
+struct BaselineBuild {
+  ReleaseBaseline baseline;
+  std::vector<FidelityProblem> problems;
+};
+
+BaselineBuild build_baseline(const TorchHeaderSource& source, const InventoryOptions& options = {});
+
+// Writes the three files into `directory` (created if needed); each is replaced whole.
+void write_baseline(const ReleaseBaseline& baseline, const std::filesystem::path& directory);
+// Throws ToolError naming the file when one is missing, truncated or malformed.
+ReleaseBaseline load_baseline(const std::filesystem::path& directory);
+
+std::string exports_to_json(const ShimExports& exports, const TorchVersion& release);
+
+std::string gzip_compress(std::string_view data);
+// Throws ToolError naming `origin` when the data is not a complete gzip stream.
+std::string gzip_decompress(std::string_view data, const std::string& origin);
+
+}  // namespace abicheck

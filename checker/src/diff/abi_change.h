@@ -1,0 +1,59 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/torch_version.h"
+
+namespace abicheck {
+
+// The project's own verdicts on a change between two releases; libabigail's exit bits are never
+// used for them.
+enum class Verdict { Breaking, NeedsReview, Compatible };
+
+std::string_view to_string(Verdict verdict);
+
+// The kinds of change, each with its verdict (see change_rules.cpp for the table and why).
+enum class ChangeKind {
+  FunctionRemoved,
+  SignatureChanged,
+  TypeChanged,
+  TypeRemoved,
+  GuardChanged,
+  BackendChanged,
+  AddedWithoutGuard,
+  Added,
+  EnumValueChanged,
+  EnumValueRemoved,
+  MacroValueChanged,
+  ExportRemoved,
+  DeclaredNotExported,
+  StaleSuppression,
+};
+
+std::string_view to_string(ChangeKind kind);
+Verdict verdict_of(ChangeKind kind);
+
+// One change a diff found: which declaration, what kind, and the details a reader needs (the
+// parameter that changed, the old and new guard).
+struct AbiChange {
+  std::string name;
+  ChangeKind kind = ChangeKind::Added;
+  std::string detail;
+  std::string suppressed_because;  // the suppression's reason when one accepted this change
+
+  Verdict verdict() const { return verdict_of(kind); }
+  auto operator<=>(const AbiChange&) const = default;
+};
+
+struct AbiDiff {
+  TorchVersion old_release;
+  TorchVersion new_release;
+  std::vector<AbiChange> changes;  // sorted by (name, kind)
+
+  bool has_breaking() const;  // counts only changes no suppression accepted
+};
+
+}  // namespace abicheck

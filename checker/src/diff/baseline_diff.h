@@ -1,0 +1,18 @@
+#pragma once
+
+#include <string>
+
+#include "baseline/release_baseline.h"
+#include "diff/abi_change.h"
+#include "diff/suppressions.h"
+
+namespace abicheck {
+
+// The whole comparison of two baselines: the inventories (guards, backends, enums, exports) and
+// libabigail's comparison of the ABI models (signatures and layouts), suppressions applied, sorted.
+// The origins name the baselines in error messages.
+AbiDiff diff_baselines(const ReleaseBaseline& old_baseline, const ReleaseBaseline& new_baseline,
+                       const std::vector<Suppression>& suppressions = {}, const std::string& old_origin = "OLD",
+                       const std::string& new_origin = "NEW");
+
+}  // namespace abicheck

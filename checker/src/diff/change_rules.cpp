@@ -1,0 +1,71 @@
+#include <algorithm>
+#include <array>
+
+#include "diff/abi_change.h"
+
+namespace abicheck {
+namespace {
+
+struct ChangeRule {
+  ChangeKind kind;
+  std::string_view id;
+  Verdict verdict;
+};
+
+// One row per kind of change. Why each verdict:
+// * an extension built against OLD imports every OLD function by name with OLD's types, so a
+//   removal, a new signature under the same name, a layout change of a type it passes, or a
+//   removed export fails at load time or corrupts memory at run time: breaking;
+// * a guard whose version moved changes what an extension targeting an older release compiles
+//   against; a declaration added without a guard at the new release lets an extension targeting
+//   an older release compile a call that the older library lacks: breaking;
+// * a declaration the library does not export is a load failure waiting for its first user: breaking;
+// * the header-only enums are compiled into the extension and dtypes cross the boundary through
+//   getter functions, so a changed value is not an ABI break by itself, but worth a look;
+// * an addition behind a guard at its own release is what the stable ABI is for: compatible.
+constexpr std::array<ChangeRule, 14> kRules{{
+    {ChangeKind::FunctionRemoved, "function-removed", Verdict::Breaking},
+    {ChangeKind::SignatureChanged, "signature-changed", Verdict::Breaking},
+    {ChangeKind::TypeChanged, "type-changed", Verdict::Breaking},
+    {ChangeKind::TypeRemoved, "type-removed", Verdict::Breaking},
+    {ChangeKind::GuardChanged, "guard-changed", Verdict::Breaking},
+    {ChangeKind::BackendChanged, "backend-changed", Verdict::NeedsReview},
+    {ChangeKind::AddedWithoutGuard, "added-without-guard", Verdict::Breaking},
+    {ChangeKind::Added, "added", Verdict::Compatible},
+    {ChangeKind::EnumValueChanged, "enum-value-changed", Verdict::NeedsReview},
+    {ChangeKind::EnumValueRemoved, "enum-value-removed", Verdict::NeedsReview},
+    {ChangeKind::MacroValueChanged, "macro-value-changed", Verdict::NeedsReview},
+    {ChangeKind::ExportRemoved, "export-removed", Verdict::Breaking},
+    {ChangeKind::DeclaredNotExported, "declared-not-exported", Verdict::Breaking},
+    {ChangeKind::StaleSuppression, "stale-suppression", Verdict::NeedsReview},
+}};
+
+const ChangeRule& rule_of(ChangeKind kind) {
+  return *std::ranges::find(kRules, kind, &ChangeRule::kind);
+}
+
+}  // namespace
+
+std::string_view to_string(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::Breaking:
+      return "breaking";
+    case Verdict::NeedsReview:
+      return "needs-review";
+    case Verdict::Compatible:
+      return "compatible";
+  }
+  return "unknown";
+}
+
+std::string_view to_string(ChangeKind kind) { return rule_of(kind).id; }
+
+Verdict verdict_of(ChangeKind kind) { return rule_of(kind).verdict; }
+
+bool AbiDiff::has_breaking() const {
+  return std::ranges::any_of(changes, [](const AbiChange& change) {
+    return change.suppressed_because.empty() && change.verdict() == Verdict::Breaking;
+  });
+}
+
+}  // namespace abicheck

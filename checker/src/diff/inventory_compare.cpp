@@ -1,0 +1,140 @@
+#include "diff/inventory_compare.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <map>
+#include <set>
+
+namespace abicheck {
+namespace {
+
+using DeclarationIndex = std::map<std::pair<DeclarationKind, std::string>, const ShimDeclaration*>;
+
+DeclarationIndex index_of(const ShimInventory& inventory) {
+  DeclarationIndex index;
+  for (const auto& declaration : inventory.declarations) index.try_emplace({declaration.kind, declaration.name}, &declaration);
+  return index;
+}
+
+std::string backend_text(const std::string& backend) { return backend.empty() ? "every backend" : backend; }
+
+ChangeKind removal_kind(DeclarationKind kind) {
+  switch (kind) {
+    case DeclarationKind::Function:
+      return ChangeKind::FunctionRemoved;
+    case DeclarationKind::EnumConstant:
+      return ChangeKind::EnumValueRemoved;
+    case DeclarationKind::Macro:
+      return ChangeKind::MacroValueChanged;
+    default:
+      return ChangeKind::TypeRemoved;
+  }
+}
+
+ChangeKind value_change_kind(DeclarationKind kind) {
+  switch (kind) {
+    case DeclarationKind::EnumConstant:
+      return ChangeKind::EnumValueChanged;
+    case DeclarationKind::Macro:
+      return ChangeKind::MacroValueChanged;
+    default:
+      return ChangeKind::TypeChanged;
+  }
+}
+
+// A function added at release R must be hidden from targets older than R; one visible to an
+// older target lets an extension targeting it compile a call the older library lacks. Releases
+// before 2.10 have no targets, and a declaration hidden from every targeting build cannot be misused.
+bool lacks_its_guard(const ShimDeclaration& added, TorchVersion release) {
+  return added.kind == DeclarationKind::Function && release >= kFirstTargetableRelease &&
+         added.since < release.minor_release() && added.backend.find(kUntargetedOnly) == std::string::npos;
+}
+
+void compare_declarations(const ReleaseBaseline& old_baseline, const ReleaseBaseline& new_baseline,
+                          std::vector<AbiChange>& changes) {
+  DeclarationIndex old_index = index_of(old_baseline.inventory);
+  DeclarationIndex new_index = index_of(new_baseline.inventory);
+  for (const auto& [key, before] : old_index) {
+    auto found = new_index.find(key);
+    if (found == new_index.end()) {
+      changes.push_back({before->name, removal_kind(before->kind),
+                         fmt::format("{} '{}' ({}:{}) is gone", to_string(before->kind), before->signature,
+                                     before->header, before->line),
+                         {}});
+      continue;
+    }
+    const ShimDeclaration& after = *found->second;
+    if (before->since != after.since) {
+      changes.push_back({after.name, ChangeKind::GuardChanged,
+                         fmt::format("first visible at target {} before, at target {} now ({}:{})",
+                                     before->since.to_string(), after.since.to_string(), after.header, after.line),
+                         {}});
+    }
+    if (before->backend != after.backend) {
+      changes.push_back({after.name, ChangeKind::BackendChanged,
+                         fmt::format("needed {} before, needs {} now", backend_text(before->backend),
+                                     backend_text(after.backend)),
+                         {}});
+    }
+    if (before->kind != DeclarationKind::Function && before->signature != after.signature) {
+      changes.push_back({after.name, value_change_kind(after.kind),
+                         fmt::format("'{}' became '{}'", before->signature, after.signature), {}});
+    }
+  }
+  TorchVersion release = new_baseline.inventory.release;
+  for (const auto& [key, added] : new_index) {
+    if (old_index.contains(key)) continue;
+    if (lacks_its_guard(*added, release)) {
+      changes.push_back({added->name, ChangeKind::AddedWithoutGuard,
+                         fmt::format("new in {} but visible at target {} ({}:{}): guard it with "
+                                     "TORCH_FEATURE_VERSION >= TORCH_VERSION_{}_{}_0",
+                                     release.to_string(), added->since.to_string(), added->header, added->line,
+                                     release.major, release.minor),
+                         {}});
+    } else {
+      changes.push_back({added->name, ChangeKind::Added,
+                         fmt::format("{} since {} on {} ({}:{})", to_string(added->kind), added->since.to_string(),
+                                     backend_text(added->backend), added->header, added->line),
+                         {}});
+    }
+  }
+}
+
+void compare_exports(const ReleaseBaseline& old_baseline, const ReleaseBaseline& new_baseline,
+                     std::vector<AbiChange>& changes) {
+  if (new_baseline.exports.empty()) return;
+  for (const auto& [library, names] : old_baseline.exports.by_library) {
+    if (!new_baseline.exports.by_library.contains(library)) continue;  // a CPU-only wheel: not comparable
+    for (const auto& name : names) {
+      if (new_baseline.exports.library_of(name).empty()) {
+        changes.push_back({name, ChangeKind::ExportRemoved,
+                           fmt::format("exported by {} in {}, by no library in {}", library,
+                                       old_baseline.inventory.release.to_string(),
+                                       new_baseline.inventory.release.to_string()),
+                           {}});
+      }
+    }
+  }
+  for (const auto& declaration : new_baseline.inventory.declarations) {
+    if (declaration.kind != DeclarationKind::Function) continue;
+    std::string library(exporting_library(declaration.backend));
+    if (library.empty() || !new_baseline.exports.by_library.contains(library)) continue;
+    if (!std::ranges::binary_search(new_baseline.exports.by_library.at(library), declaration.name)) {
+      changes.push_back({declaration.name, ChangeKind::DeclaredNotExported,
+                         fmt::format("declared in {}:{} but {} does not export it", declaration.header,
+                                     declaration.line, library),
+                         {}});
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<AbiChange> compare_inventories(const ReleaseBaseline& old_baseline, const ReleaseBaseline& new_baseline) {
+  std::vector<AbiChange> changes;
+  compare_declarations(old_baseline, new_baseline, changes);
+  compare_exports(old_baseline, new_baseline, changes);
+  return changes;
+}
+
+}  // namespace abicheck
