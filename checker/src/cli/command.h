@@ -22,6 +22,9 @@ void add_store_command(CLI::App& app, const CommonOptions& common, CommandAction
 void add_lint_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
 void add_audit_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
 void add_inventory_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
+void add_baseline_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
+void add_diff_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
+void add_timeline_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
 void add_matrix_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
 void add_report_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
 

@@ -22,6 +22,9 @@ int main(int argc, char** argv) {
   add_lint_command(app, common, action);
   add_audit_command(app, common, action);
   add_inventory_command(app, common, action);
+  add_baseline_command(app, common, action);
+  add_diff_command(app, common, action);
+  add_timeline_command(app, common, action);
   add_matrix_command(app, common, action);
   add_report_command(app, common, action);
 
