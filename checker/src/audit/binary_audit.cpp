@@ -261,8 +261,18 @@ ObjectAudit audit_elf_image(std::span<char> image, std::string path, const ShimC
   object.needed = imports.needed;
   object.stripped = !imports.has_symtab;
   std::set<std::string, std::less<>> imported_names;
+  // A C name that no rule places, in an object linked against libtorch's own libraries, can only
+  // come from them: libtorch_python's initModule is the classic case.
+  bool links_libtorch = std::any_of(imports.needed.begin(), imports.needed.end(), [](const std::string& library) {
+    return library.starts_with("libtorch") || library.starts_with("libc10") || library.starts_with("libshm");
+  });
   for (const auto& symbol : imports.undefined) {
     ClassifiedSymbol classified = classify_import(symbol, catalog);
+    if (links_libtorch && classified.category == SymbolCategory::Unknown &&
+        (classified.group.empty() || classified.group == "(global)")) {
+      classified.category = SymbolCategory::UnstableTorch;
+      classified.group = "libtorch (C linkage)";
+    }
     imported_names.insert(symbol.name);
     if (classified.category == SymbolCategory::StableShim) {
       object.shims.push_back({classified.name, classified.introduced, false});

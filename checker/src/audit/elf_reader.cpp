@@ -118,16 +118,17 @@ ElfImports read_elf_imports(std::span<char> image) {
     throw ElfReadError(header.e_type == ET_REL ? "relocatable object (.o): only linked shared objects are audited"
                                                : fmt::format("ELF type {} is not a shared object", header.e_type));
   }
-  std::size_t section_count = 0;
-  if (elf_getshdrnum(elf.get(), &section_count) != 0) {
-    throw ElfReadError(fmt::format("corrupt section table: {}", libelf_problem()));
-  }
-  if (section_count == 0) {
+  if (header.e_shoff == 0) {
     throw ElfReadError("no section headers (stripped with sstrip, or damaged): the dynamic symbol table cannot be found");
   }
-  if (header.e_shoff > image.size() || (image.size() - header.e_shoff) / std::max<unsigned>(header.e_shentsize, 1) <
-                                           section_count) {
-    throw ElfReadError(fmt::format("truncated ELF: the section headers end past the file's {} bytes", image.size()));
+  if (header.e_shoff >= image.size() ||
+      (image.size() - header.e_shoff) / std::max<unsigned>(header.e_shentsize, 1) < header.e_shnum) {
+    throw ElfReadError(fmt::format("truncated ELF: the section header table (at byte {}) ends past the file's {} bytes",
+                                   header.e_shoff, image.size()));
+  }
+  std::size_t section_count = 0;
+  if (elf_getshdrnum(elf.get(), &section_count) != 0 || section_count == 0) {
+    throw ElfReadError(fmt::format("corrupt section table: {}", libelf_problem()));
   }
   std::size_t names_index = 0;
   if (elf_getshdrstrndx(elf.get(), &names_index) != 0) {

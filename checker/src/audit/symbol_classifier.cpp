@@ -38,6 +38,9 @@ constexpr std::array kDeviceSymbolPrefixes = {
     std::string_view("nccl"),   std::string_view("nvrtc"),  std::string_view("nvtx"),   std::string_view("hip"),
     std::string_view("__hip"),  std::string_view("rocblas"), std::string_view("hipblas"), std::string_view("miopen"),
     std::string_view("roctx")};
+// operator new / new[] / delete / delete[]: the C++ runtime's, mangled outside any namespace.
+constexpr std::array kOperatorNewDelete = {std::string_view("_Znw"), std::string_view("_Zna"), std::string_view("_Zdl"),
+                                           std::string_view("_Zda")};
 // The underscore names that the limited API's own macros and functions need.
 constexpr std::array kLimitedPrivatePythonNames = {
     std::string_view("_Py_Dealloc"), std::string_view("_Py_DecRef"), std::string_view("_Py_IncRef"),
@@ -163,16 +166,15 @@ bool is_limited_python_api(std::string_view name) {
 ClassifiedSymbol classify_import(const ImportedSymbol& symbol, const ShimCatalog& catalog) {
   ClassifiedSymbol result{symbol.name, demangle(symbol.name), SymbolCategory::Unknown, symbol.library, std::nullopt, ""};
   std::string space = outermost_namespace(symbol.name);
-  if (!space.empty()) {
-    result.group = space;
-    if (is_one_of(space, kTorchNamespaces) || space == "(global: THP)") {
-      result.category = SymbolCategory::UnstableTorch;
-    } else if (is_one_of(space, kSystemNamespaces)) {
-      result.category = SymbolCategory::System;
-    }
+  if (!space.empty()) result.group = space;
+  if (is_one_of(space, kTorchNamespaces) || space == "(global: THP)") {
+    result.category = SymbolCategory::UnstableTorch;
+  } else if (is_one_of(space, kSystemNamespaces) || is_one_of(symbol.name.substr(0, 4), kOperatorNewDelete)) {
+    result.category = SymbolCategory::System;
+  } else if (!space.empty() && !starts_with_any(symbol.version, kSystemVersionPrefixes)) {
+    // Another library's C++ API: its version requirement (if any) was not a system one.
     return result;
-  }
-  if (const ShimOrigin* origin = catalog.find(symbol.name)) {
+  } else if (const ShimOrigin* origin = catalog.find(symbol.name)) {
     result.category = SymbolCategory::StableShim;
     result.introduced = origin->introduced;
     result.backend = origin->backend;
