@@ -204,6 +204,24 @@ std::string cell_title(const json& cell) {
   return title;
 }
 
+// The op tests a cell ran: counts by outcome, and every test that did not pass with its message.
+std::string render_op_results(const json& ops) {
+  if (ops.empty()) return {};
+  std::map<std::string, int> counts;
+  std::string not_passed;
+  for (const json& op : ops) {
+    std::string outcome = text_of(op, "outcome");
+    ++counts[outcome];
+    if (outcome == "passed") continue;
+    not_passed += fmt::format("<li><code>{}</code> {}: {}</li>", escape_html(text_of(op, "test")), escape_html(outcome),
+                              escape_html(text_of(op, "message")));
+  }
+  std::string summary;
+  for (const auto& [outcome, count] : counts) summary += fmt::format("{}{} {}", summary.empty() ? "" : ", ", count, outcome);
+  return fmt::format("<p>op tests: {}</p>\n{}", escape_html(summary),
+                     not_passed.empty() ? "" : "<ul class=\"ops\">" + not_passed + "</ul>\n");
+}
+
 std::string render_matrix(const json& matrix) {
   const json& cells = array_of(matrix, "cells");
   std::map<std::string, int> counts;
@@ -257,6 +275,7 @@ std::string render_matrix(const json& matrix) {
               duration.empty() ? "" : fmt::format(", {} s", escape_html(duration)));
           std::string reason = text_of(cell, "reason");
           if (!reason.empty()) logs += fmt::format("<p>{}</p>\n", escape_html(reason));
+          logs += render_op_results(array_of(cell, "ops"));
           logs += fmt::format("<pre>{}</pre></details>\n", escape_html(text_of(cell, "log")));
         }
       }

@@ -48,6 +48,16 @@ TEST(HtmlReport, GridHasOneCellPerMatrixCellWithItsOutcomeClass) {
   EXPECT_NE(html.find(R"(<p id="verdict" class="verdict verdict-findings">Findings in matrix</p>)"), std::string::npos);
 }
 
+TEST(HtmlReport, CellLogListsTheOpTestsThatDidNotPass) {
+  json failing = cell("2.9", "2.9", "2.15", "unexpected-fail");
+  failing["ops"] = {{{"test", "test_amax[float]"}, {"outcome", "passed"}, {"message", ""}},
+                    {{"test", "test_pad[half]"}, {"outcome", "failed"}, {"message", "mismatch at 3"}}};
+  std::string html = render_html_report({{"matrix", {{"cells", {failing}}}}});
+  EXPECT_NE(html.find("<p>op tests: 1 failed, 1 passed</p>"), std::string::npos);
+  EXPECT_NE(html.find("<li><code>test_pad[half]</code> failed: mismatch at 3</li>"), std::string::npos);
+  EXPECT_EQ(html.find("<code>test_amax[float]</code>"), std::string::npos);
+}
+
 TEST(HtmlReport, LogCannotBreakOutOfTheEmbeddedJsonOrTheMarkup) {
   std::string hostile = "</script><script>alert(1)</script><b>&";
   json document = {{"matrix", {{"cells", {cell("2.9", "2.9", "2.9", "unexpected-fail", hostile)}}}}};
