@@ -261,15 +261,15 @@ ObjectAudit audit_elf_image(std::span<char> image, std::string path, const ShimC
   object.needed = imports.needed;
   object.stripped = !imports.has_symtab;
   std::set<std::string, std::less<>> imported_names;
-  // A C name that no rule places, in an object linked against libtorch's own libraries, can only
-  // come from them: libtorch_python's initModule is the classic case.
+  // A plain C name that no rule places, in an object linked against libtorch_python, comes from
+  // libtorch_python: torch's own _C module imports initModule that way.
   bool links_libtorch = std::any_of(imports.needed.begin(), imports.needed.end(), [](const std::string& library) {
-    return library.starts_with("libtorch") || library.starts_with("libc10") || library.starts_with("libshm");
+    return library.starts_with("libtorch_python");
   });
   for (const auto& symbol : imports.undefined) {
     ClassifiedSymbol classified = classify_import(symbol, catalog);
-    if (links_libtorch && classified.category == SymbolCategory::Unknown &&
-        (classified.group.empty() || classified.group == "(global)")) {
+    if (links_libtorch && classified.category == SymbolCategory::Unknown && !symbol.weak &&
+        !symbol.name.starts_with("_") && classified.group.empty()) {
       classified.category = SymbolCategory::UnstableTorch;
       classified.group = "libtorch (C linkage)";
     }

@@ -24,7 +24,9 @@ constexpr std::array kSystemLibraryPrefixes = {
 constexpr std::array kUnversionedSystemPrefixes = {
     std::string_view("__gmon_start__"), std::string_view("_ITM_"),     std::string_view("__cxa_"),
     std::string_view("_Unwind_"),       std::string_view("__gxx_personality"), std::string_view("__stack_chk_fail"),
-    std::string_view("__tls_get_addr"), std::string_view("_dl_")};
+    std::string_view("__tls_get_addr"), std::string_view("_dl_"),   std::string_view("__pthread_"),
+    std::string_view("dlsym"),          std::string_view("dlopen"),    std::string_view("dlclose"),
+    std::string_view("dlerror"),        std::string_view("dladdr")};
 constexpr std::array kDeviceLibraryPrefixes = {
     std::string_view("libcuda"),  std::string_view("libcublas"),  std::string_view("libcudnn"), std::string_view("libcufft"),
     std::string_view("libcurand"), std::string_view("libcusparse"), std::string_view("libcusolver"),
