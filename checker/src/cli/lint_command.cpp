@@ -5,7 +5,9 @@
 #include "cli/command.h"
 #include "core/atomic_file.h"
 #include "core/project_paths.h"
+#include "inventory/inventory_collector.h"
 #include "lint/extension/extension_parser.h"
+#include "lint/headers/header_rules.h"
 #include "lint/extension/extension_rules.h"
 #include "lint/extension/extension_sources.h"
 #include "lint/lint_output.h"
@@ -20,9 +22,11 @@ struct LintOptions {
   std::string path;
   std::string torch;
   std::optional<std::string> target;
+  fs::path root;
   fs::path baselines;
   std::optional<std::string> json_path;
   std::optional<std::string> sarif_path;
+  fs::path inventory;  // lint headers: an inventory already collected from the headers
 };
 
 ReleaseStore open_store(const CommonOptions& common) {
@@ -54,8 +58,8 @@ void write_reports(const LintReport& report, const LintOptions& options, double 
   if (options.json_path) write_file_atomically(*options.json_path, render_lint_json(report, base));
   if (options.sarif_path) write_file_atomically(*options.sarif_path, render_lint_sarif(report, base));
   std::size_t errors = std::ranges::count(report.diagnostics, LintSeverity::Error, &LintDiagnostic::severity);
-  std::cerr << fmt::format("lint: {} error(s), {} warning(s) in {} translation unit(s), {:.1f} s\n", errors,
-                           report.diagnostics.size() - errors, units, seconds);
+  std::cerr << fmt::format("lint: {} error(s), {} warning(s){}, {:.1f} s\n", errors, report.diagnostics.size() - errors,
+                           units ? fmt::format(" in {} translation unit(s)", units) : "", seconds);
 }
 
 ExitCode lint_extension(const CommonOptions& common, const LintOptions& options) {
@@ -68,6 +72,7 @@ ExitCode lint_extension(const CommonOptions& common, const LintOptions& options)
   }()
                                               : store.require(options.torch);
   ExtensionSources sources = find_extension_sources(options.path);
+  if (!options.root.empty()) sources.root = fs::absolute(options.root).lexically_normal();
   if (options.target) {
     TorchVersion target = TorchVersion::parse(*options.target);
     for (auto& unit : sources.units) {
@@ -101,6 +106,37 @@ ExitCode lint_extension(const CommonOptions& common, const LintOptions& options)
   return lint_exit_code(report);
 }
 
+// A store release ("2.12"), a torch package dir (…/site-packages/torch) or an include dir.
+fs::path header_tree(const ReleaseStore& store, const std::string& torch) {
+  if (TorchVersion::try_parse(torch) && !fs::exists(torch)) return store.require(torch).include_dir;
+  if (fs::is_directory(fs::path(torch) / "include" / "torch" / "csrc" / "stable")) return fs::path(torch) / "include";
+  if (fs::is_directory(fs::path(torch) / "torch" / "csrc" / "stable")) return torch;
+  throw ToolError(fmt::format("{}: neither a store release nor a tree with torch/csrc/stable", torch));
+}
+
+ExitCode lint_headers(const CommonOptions& common, const LintOptions& options) {
+  auto started = std::chrono::steady_clock::now();
+  ReleaseStore store = open_store(common);
+  HeaderLintInput input;
+  input.include_dir = fs::absolute(header_tree(store, options.torch)).lexically_normal();
+  input.candidate = options.inventory.empty() ? collect_inventory(input.include_dir) : load_inventory(options.inventory);
+  fs::path baselines = baselines_dir(options);
+  for (const auto& release : known_releases(store, baselines)) {
+    fs::path file = baselines / release.to_string() / "inventory.json";
+    if (release < input.candidate.release.minor_release() && fs::exists(file)) input.earlier.push_back(load_inventory(file));
+  }
+  if (input.earlier.empty()) {
+    std::cerr << fmt::format("lint: note: no baseline older than {} in {}; nothing to compare with\n",
+                             input.candidate.release.to_string(), baselines.string());
+  }
+  LintReport report;
+  for (const auto& rule : header_rules()) report.rules.push_back(rule.rule);
+  report.diagnostics = run_header_rules(input);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  write_reports(report, options, seconds, 0);
+  return lint_exit_code(report);
+}
+
 void add_report_options(CLI::App* command, LintOptions& options) {
   command->add_option("--json", options.json_path, "write the diagnostics as JSON to FILE (- for standard output)");
   command->add_option("--sarif", options.sarif_path, "write the diagnostics as SARIF 2.1.0 to FILE");
@@ -119,9 +155,25 @@ void add_lint_command(CLI::App& app, const CommonOptions& common, CommandAction&
   extension->add_option("--torch", options->torch, "build torch B from the store (default: the newest installed)");
   extension->add_option("--target", options->target,
                         "the target the build passes when the sources and build files do not say (2.10 or 0x…)");
+  extension->add_option("--root", options->root,
+                        "the project's root: its files are the ones linted (default: the directory given, or the "
+                        "project of the compile_commands.json)")
+      ->check(CLI::ExistingDirectory);
   add_report_options(extension, *options);
   extension->callback([&action, &common, options] {
     action = [&common, options] { return lint_extension(common, *options); };
+  });
+
+  auto* headers = lint->add_subcommand("headers", "lint torch's stable headers against the earlier baselines (H001-H006)");
+  headers->add_option("--torch", options->torch, "a store release (2.12), a torch package dir or an include dir")
+      ->required();
+  headers->add_option("--inventory", options->inventory,
+                      "lint this inventory (as `inventory --json` wrote it from the same headers) instead of "
+                      "collecting it again")
+      ->check(CLI::ExistingFile);
+  add_report_options(headers, *options);
+  headers->callback([&action, &common, options] {
+    action = [&common, options] { return lint_headers(common, *options); };
   });
 }
 

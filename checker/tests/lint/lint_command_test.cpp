@@ -124,3 +124,21 @@ TEST_F(LintCommandTest, CompileDatabaseGivesTheTargetOnTheCommandLine) {
 
 }  // namespace
 }  // namespace abicheck
+
+namespace abicheck {
+namespace {
+
+// The project's own reference kernels, linted as the matrix builds them (each group at its own
+// target, against the newest torch of the store), have nothing to report.
+TEST(LintReferenceKernels, HaveNoFinding) {
+  namespace fs = std::filesystem;
+  fs::path build_dir = fs::path(TORCH_ABI_CHECK_CLI).parent_path().parent_path();
+  fs::path script = fs::path(TORCH_ABI_CHECK_FIXTURES).parent_path() / "bench" / "bench_lint_kernels.sh";
+  auto result = run_process({.argv = {"bash", script.string(), build_dir.string()},
+                             .timeout = std::chrono::minutes(10)});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("0 error(s), 0 warning(s)"), std::string::npos) << result.output;
+}
+
+}  // namespace
+}  // namespace abicheck

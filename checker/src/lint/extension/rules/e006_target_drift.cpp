@@ -16,16 +16,20 @@ std::optional<TorchVersion> version_of(const TargetDefinition& definition) {
 }
 
 std::string describe(const SourcePosition& where) {
-  return where.line > 0 ? fmt::format("{}:{}", where.file.filename().string(), where.line)
-                        : fmt::format("{}'s command line", where.file.filename().string());
+  return fmt::format("{}:{}", where.file.filename().string(), where.line);
 }
 
-// The oldest target anywhere in the project is what the project promises; every other target and
-// every torch>= pin should say the same.
+// The oldest target the project writes down (build files, #defines in sources) is what it
+// promises; every other such target and every torch>= pin should say the same. Compile commands
+// are left out: a database may hold several libraries built at different targets on purpose
+// (the reference kernels do), and what a build file says reaches them anyway.
 void check(const ExtensionFacts& facts, const ExtensionLintContext&, const LintRule& rule, DiagnosticSink& sink) {
   std::vector<std::pair<TargetDefinition, TorchVersion>> targets;
   auto add = [&](const TargetDefinition& definition) {
-    if (auto version = version_of(definition)) targets.emplace_back(definition, version->minor_release());
+    bool written_down = definition.origin == TargetDefinition::Origin::Source ||
+                        definition.origin == TargetDefinition::Origin::BuildFile;
+    auto version = version_of(definition);
+    if (written_down && version) targets.emplace_back(definition, version->minor_release());
   };
   for (const auto& unit : facts.units) std::ranges::for_each(unit.target_definitions, add);
   std::ranges::for_each(facts.build_file_targets, add);
