@@ -1,6 +1,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <unistd.h>
 
 #include "lint/headers/header_rules.h"
 
@@ -50,6 +54,31 @@ TEST(HeaderRules, CleanTreeHasNoFinding) {
   input.candidate = inventory("2.11", {function("old_shim", "2.9"), function("torch_a", "2.10"),
                                        function("torch_new", "2.11")});
   EXPECT_TRUE(run_header_rules(input).empty());
+}
+
+// A tree whose version.h encodes 2.11 as 2.10, and whose shim guards on a macro nobody defines.
+TEST(HeaderRules, VersionMacrosMustBeDefinedWithTheirOwnValue) {
+  namespace fs = std::filesystem;
+  fs::path tree = fs::temp_directory_path() / fmt::format("header-rules-test-{}", ::getpid());
+  fs::create_directories(tree / "torch/csrc/stable/c");
+  std::ofstream(tree / "torch/csrc/stable/version.h")
+      << "#define TORCH_VERSION_2_10_0 (((0ULL + 2) << 56) | ((0ULL + 10) << 48))\n"
+      << "#define TORCH_VERSION_2_11_0 (((0ULL + 2) << 56) | ((0ULL + 10) << 48))\n";
+  std::ofstream(tree / "torch/csrc/stable/c/shim.h")
+      << "#if TORCH_FEATURE_VERSION >= TORCH_VERSION_2_10_0\nvoid torch_a(void);\n#endif\n"
+      << "#if TORCH_FEATURE_VERSION >= TORCH_VERSION_2_12_0 && defined(USE_CUDA)\nvoid torch_b(void);\n#endif\n";
+  HeaderLintInput input;
+  input.include_dir = tree;
+  input.candidate = inventory("2.12", {});
+  auto found = run_header_rules(input);
+  fs::remove_all(tree);
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[0].where.file.filename(), "shim.h");
+  EXPECT_EQ(found[0].where.line, 4);
+  EXPECT_NE(found[0].message.find("TORCH_VERSION_2_12_0 is used in a guard but never defined"), std::string::npos);
+  EXPECT_EQ(found[1].where.file.filename(), "version.h");
+  EXPECT_EQ(found[1].where.line, 2);
+  EXPECT_NE(found[1].message.find("TORCH_VERSION_2_11_0 is defined as 2.10.0"), std::string::npos);
 }
 
 }  // namespace
