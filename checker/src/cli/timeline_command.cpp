@@ -3,6 +3,7 @@
 #include <map>
 
 #include "cli/command.h"
+#include "report/markup.h"
 #include "core/atomic_file.h"
 #include "core/project_paths.h"
 #include "diff/baseline_diff.h"
@@ -30,20 +31,6 @@ std::map<ChangeKind, std::vector<const AbiChange*>> by_kind(const AbiDiff& diff)
 
 int count_verdict(const AbiDiff& diff, Verdict verdict) {
   return static_cast<int>(std::ranges::count_if(diff.changes, [&](const AbiChange& c) { return c.verdict() == verdict; }));
-}
-
-std::string html_escape(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
 }
 
 std::string render_markdown(const std::vector<TimelineEntry>& entries) {
@@ -104,8 +91,8 @@ std::string render_html(const std::vector<TimelineEntry>& entries) {
       std::string_view verdict = to_string(verdict_of(kind));
       out += fmt::format("<li class=\"{}\"><b>{}</b> ({}, {})<ul>\n", verdict, to_string(kind), verdict, changes.size());
       for (const auto* change : changes) {
-        out += fmt::format("<li><code>{}</code>{}</li>\n", html_escape(change->name),
-                           kind == ChangeKind::Added ? "" : ": " + html_escape(change->detail));
+        out += fmt::format("<li><code>{}</code>{}</li>\n", escape_markup(change->name),
+                           kind == ChangeKind::Added ? "" : ": " + escape_markup(change->detail));
       }
       out += "</ul></li>\n";
     }

@@ -6,13 +6,6 @@
 
 namespace abicheck {
 
-std::string copy_cx_string(CXString text) {
-  const char* chars = clang_getCString(text);
-  std::string copy = chars ? chars : "";
-  clang_disposeString(text);
-  return copy;
-}
-
 ClangTranslationUnit::ClangTranslationUnit(const std::filesystem::path& include_dir, const std::string& source,
                                            const std::vector<std::string>& arguments, bool with_macros) {
   std::string include = std::filesystem::absolute(include_dir).lexically_normal().string();

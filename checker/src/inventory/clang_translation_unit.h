@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/clang_string.h"
 #include <clang-c/Index.h>
 
 #include <filesystem>
@@ -8,8 +9,7 @@
 
 namespace abicheck {
 
-// libclang's strings are owned handles; this copies one out and frees it.
-std::string copy_cx_string(CXString text);
+// The spelling of a cursor or a type, copied out of libclang.
 inline std::string cursor_spelling(CXCursor cursor) { return copy_cx_string(clang_getCursorSpelling(cursor)); }
 inline std::string type_spelling(CXType type) { return copy_cx_string(clang_getTypeSpelling(type)); }
 

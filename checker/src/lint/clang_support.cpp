@@ -6,19 +6,12 @@
 
 namespace abicheck {
 
-std::string take_string(CXString text) {
-  const char* chars = clang_getCString(text);
-  std::string copy = chars ? chars : "";
-  clang_disposeString(text);
-  return copy;
-}
-
 namespace {
 
 std::filesystem::path normal_file_path(CXFile file) {
   if (!file) return {};
-  std::string name = take_string(clang_File_tryGetRealPathName(file));
-  if (name.empty()) name = take_string(clang_getFileName(file));
+  std::string name = copy_cx_string(clang_File_tryGetRealPathName(file));
+  if (name.empty()) name = copy_cx_string(clang_getFileName(file));
   return std::filesystem::path(name).lexically_normal();
 }
 
@@ -42,7 +35,7 @@ std::vector<std::string> cursor_tokens(CXTranslationUnit unit, CXCursor cursor) 
   clang_tokenize(unit, clang_getCursorExtent(cursor), &tokens, &count);
   std::vector<std::string> spellings;
   spellings.reserve(count);
-  for (unsigned i = 0; i < count; ++i) spellings.push_back(take_string(clang_getTokenSpelling(unit, tokens[i])));
+  for (unsigned i = 0; i < count; ++i) spellings.push_back(copy_cx_string(clang_getTokenSpelling(unit, tokens[i])));
   clang_disposeTokens(unit, tokens, count);
   return spellings;
 }

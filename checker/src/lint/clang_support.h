@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/clang_string.h"
 #include <clang-c/Index.h>
 
 #include <filesystem>
@@ -13,8 +14,6 @@
 namespace abicheck {
 
 // Small RAII and conversion helpers over libclang's C API, shared by the lints.
-
-std::string take_string(CXString text);
 
 // The file, line and column where code at this location ends up after macro expansion (the
 // place a user sees), with the file made absolute and normal.

@@ -1,4 +1,5 @@
 #include "report/html_report.h"
+#include "report/markup.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -33,22 +34,6 @@ const OutcomeStyle* style_of(const std::string& outcome) {
     if (outcome == style.outcome) return &style;
   }
   return nullptr;
-}
-
-std::string escape_html(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
 }
 
 // A field as text whatever its JSON type; missing and null read as empty. Logs are not always valid
@@ -213,12 +198,12 @@ std::string render_op_results(const json& ops) {
     std::string outcome = text_of(op, "outcome");
     ++counts[outcome];
     if (outcome == "passed") continue;
-    not_passed += fmt::format("<li><code>{}</code> {}: {}</li>", escape_html(text_of(op, "test")), escape_html(outcome),
-                              escape_html(text_of(op, "message")));
+    not_passed += fmt::format("<li><code>{}</code> {}: {}</li>", escape_markup(text_of(op, "test")), escape_markup(outcome),
+                              escape_markup(text_of(op, "message")));
   }
   std::string summary;
   for (const auto& [outcome, count] : counts) summary += fmt::format("{}{} {}", summary.empty() ? "" : ", ", count, outcome);
-  return fmt::format("<p>op tests: {}</p>\n{}", escape_html(summary),
+  return fmt::format("<p>op tests: {}</p>\n{}", escape_markup(summary),
                      not_passed.empty() ? "" : "<ul class=\"ops\">" + not_passed + "</ul>\n");
 }
 
@@ -246,12 +231,12 @@ std::string render_matrix(const json& matrix) {
   for (const auto& [grid, rows] : grids) {
     std::string grid_name = grid.suite.empty() ? grid.backend : grid.suite + " · " + grid.backend;
     html += fmt::format("<h3>{}</h3>\n<table class=\"grid\" data-backend=\"{}\">\n<thead><tr><th>build / target</th>",
-                        escape_html(grid_name), escape_html(grid.backend));
-    for (const auto& runtime : runtimes[grid]) html += fmt::format("<th>runtime {}</th>", escape_html(runtime));
+                        escape_markup(grid_name), escape_markup(grid.backend));
+    for (const auto& runtime : runtimes[grid]) html += fmt::format("<th>runtime {}</th>", escape_markup(runtime));
     html += "</tr></thead>\n<tbody>\n";
     std::string logs;
     for (const auto& [row, by_runtime] : rows) {
-      html += fmt::format("<tr><th>{} / {}</th>", escape_html(row.build), escape_html(row.target));
+      html += fmt::format("<tr><th>{} / {}</th>", escape_markup(row.build), escape_markup(row.target));
       for (const auto& runtime : runtimes[grid]) {
         auto found = by_runtime.find(runtime);
         if (found == by_runtime.end()) {
@@ -265,24 +250,24 @@ std::string render_matrix(const json& matrix) {
           std::string css = style ? outcome : "unknown";
           std::string label = style ? style->label : outcome;
           html += fmt::format("<td class=\"cell outcome-{}\" data-outcome=\"{}\" title=\"{}\"><a href=\"#log-{}\">{}</a></td>",
-                              css, escape_html(outcome), escape_html(cell_title(cell)), index, escape_html(label));
+                              css, escape_markup(outcome), escape_markup(cell_title(cell)), index, escape_markup(label));
           std::string duration = text_of(cell, "duration_s");
           logs += fmt::format(
               "<details class=\"log\" id=\"log-{}\"><summary><span class=\"outcome-{}\">{}</span> build {} target {} "
               "on runtime {}, expected {}{}</summary>\n",
-              index, css, escape_html(label), escape_html(text_of(cell, "build")), escape_html(text_of(cell, "target")),
-              escape_html(runtime), escape_html(text_of(cell, "expected")),
-              duration.empty() ? "" : fmt::format(", {} s", escape_html(duration)));
+              index, css, escape_markup(label), escape_markup(text_of(cell, "build")), escape_markup(text_of(cell, "target")),
+              escape_markup(runtime), escape_markup(text_of(cell, "expected")),
+              duration.empty() ? "" : fmt::format(", {} s", escape_markup(duration)));
           std::string reason = text_of(cell, "reason");
-          if (!reason.empty()) logs += fmt::format("<p>{}</p>\n", escape_html(reason));
+          if (!reason.empty()) logs += fmt::format("<p>{}</p>\n", escape_markup(reason));
           logs += render_op_results(array_of(cell, "ops"));
-          logs += fmt::format("<pre>{}</pre></details>\n", escape_html(text_of(cell, "log")));
+          logs += fmt::format("<pre>{}</pre></details>\n", escape_markup(text_of(cell, "log")));
         }
       }
       html += "</tr>\n";
     }
     html += "</tbody></table>\n";
-    html += fmt::format("<details><summary>Logs of {}</summary>\n{}</details>\n", escape_html(grid_name), logs);
+    html += fmt::format("<details><summary>Logs of {}</summary>\n{}</details>\n", escape_markup(grid_name), logs);
   }
   return html + "</section>\n";
 }
@@ -293,16 +278,16 @@ std::string render_diff(const json& diff) {
   std::string from = text_of(diff, "old");
   std::string to = text_of(diff, "new");
   if (!from.empty() || !to.empty()) {
-    html += fmt::format("<p>{} → {}</p>\n", escape_html(from), escape_html(to));
+    html += fmt::format("<p>{} → {}</p>\n", escape_markup(from), escape_markup(to));
   }
   if (changes.empty()) return html + "<p>No change.</p>\n</section>\n";
   html += "<table class=\"diff\">\n<thead><tr><th>name</th><th>kind</th><th>verdict</th><th>detail</th></tr></thead>\n<tbody>\n";
   for (const json& change : changes) {
     std::string verdict = text_of(change, "verdict");
     html += fmt::format("<tr><td><code>{}</code></td><td>{}</td><td class=\"{}\">{}</td><td>{}</td></tr>\n",
-                        escape_html(text_of(change, "name")), escape_html(text_of(change, "kind")),
-                        is_finding_change(verdict) ? "finding" : "", escape_html(verdict),
-                        escape_html(text_of(change, "detail")));
+                        escape_markup(text_of(change, "name")), escape_markup(text_of(change, "kind")),
+                        is_finding_change(verdict) ? "finding" : "", escape_markup(verdict),
+                        escape_markup(text_of(change, "detail")));
   }
   return html + "</tbody></table>\n</section>\n";
 }
@@ -315,10 +300,10 @@ std::string render_lint(const json& lint) {
   for (const json& diagnostic : diagnostics) {
     std::string severity = text_of(diagnostic, "severity");
     html += fmt::format("<tr><td>{}</td><td class=\"{}\">{}</td><td class=\"where\"><code>{}:{}:{}</code></td><td>{}</td></tr>\n",
-                        escape_html(text_of(diagnostic, "rule")), is_finding_severity(severity) ? "finding" : "",
-                        escape_html(severity), escape_html(text_of(diagnostic, "file")),
-                        escape_html(text_of(diagnostic, "line")), escape_html(text_of(diagnostic, "column")),
-                        escape_html(text_of(diagnostic, "message")));
+                        escape_markup(text_of(diagnostic, "rule")), is_finding_severity(severity) ? "finding" : "",
+                        escape_markup(severity), escape_markup(text_of(diagnostic, "file")),
+                        escape_markup(text_of(diagnostic, "line")), escape_markup(text_of(diagnostic, "column")),
+                        escape_markup(text_of(diagnostic, "message")));
   }
   return html + "</tbody></table>\n</section>\n";
 }
@@ -328,7 +313,7 @@ std::string symbol_list(const json& symbols) {
   for (const json& symbol : symbols) {
     std::string name = symbol.is_string() ? symbol.get<std::string>() : text_of(symbol, "demangled");
     if (name.empty()) name = text_of(symbol, "name");
-    items += fmt::format("<li><code>{}</code></li>", escape_html(name));
+    items += fmt::format("<li><code>{}</code></li>", escape_markup(name));
   }
   return items;
 }
@@ -348,12 +333,12 @@ std::string render_audit(const json& audit) {
                                                   symbol_list(unstable));
     std::string reasons;
     for (const json& reason : array_of(binary, "reasons")) {
-      reasons += fmt::format("<br><span class=\"muted\">{}</span>", escape_html(reason.is_string() ? reason.get<std::string>() : reason.dump()));
+      reasons += fmt::format("<br><span class=\"muted\">{}</span>", escape_markup(reason.is_string() ? reason.get<std::string>() : reason.dump()));
     }
     html += fmt::format(
         "<tr><td class=\"path\"><code>{}</code>{}</td><td class=\"{}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-        escape_html(text_of(binary, "path")), reasons, is_finding_binary(verdict) ? "finding" : "", escape_html(verdict),
-        escape_html(text_of(binary, "min_torch")), escape_html(text_of(binary, "declared_target")),
+        escape_markup(text_of(binary, "path")), reasons, is_finding_binary(verdict) ? "finding" : "", escape_markup(verdict),
+        escape_markup(text_of(binary, "min_torch")), escape_markup(text_of(binary, "declared_target")),
         array_of(binary, "shim_symbols").size(), unstable_cell);
   }
   return html + "</tbody></table>\n</section>\n";
@@ -422,16 +407,16 @@ std::string render_html_report(const json& document) {
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{0}</title>\n<style>{1}</style>\n"
       "</head>\n<body>\n<header>\n<h1>{0}</h1>\n",
-      escape_html(title), page_style);
+      escape_markup(title), page_style);
 
   html += fmt::format("<p id=\"verdict\" class=\"verdict verdict-{}\">{}</p>\n<ul class=\"summary\">\n",
                       verdict.has_findings ? "findings" : "clean",
                       verdict.has_findings ? fmt::format("Findings in {}", fmt::join(verdict.sections_with_findings, ", "))
                                           : std::string("No finding"));
   for (const json& line : array_of(section(document, "verdict"), "lines")) {
-    html += fmt::format("<li>{}</li>\n", escape_html(line.is_string() ? line.get<std::string>() : line.dump()));
+    html += fmt::format("<li>{}</li>\n", escape_markup(line.is_string() ? line.get<std::string>() : line.dump()));
   }
-  for (const auto& line : verdict.lines) html += fmt::format("<li>{}</li>\n", escape_html(line));
+  for (const auto& line : verdict.lines) html += fmt::format("<li>{}</li>\n", escape_markup(line));
   html += "</ul>\n<nav>";
   for (const char* name : {"matrix", "diff", "lint", "audit"}) {
     if (!section(document, name).is_null()) html += fmt::format("<a href=\"#{0}\">{0}</a>", name);

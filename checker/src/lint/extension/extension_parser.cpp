@@ -115,8 +115,8 @@ class UnitReader {
         parsed_.get(),
         [](CXFile included, CXSourceLocation* stack, unsigned depth, CXClientData data) {
           auto& [reader, facts] = *static_cast<Context*>(data);
-          std::string name = take_string(clang_File_tryGetRealPathName(included));
-          if (name.empty()) name = take_string(clang_getFileName(included));
+          std::string name = copy_cx_string(clang_File_tryGetRealPathName(included));
+          if (name.empty()) name = copy_cx_string(clang_getFileName(included));
           fs::path file = fs::path(name).lexically_normal();
           if (reader->is_project_file(file)) reader->project_files_seen_.insert(file);
           if (depth == 0 || !reader->is_torch_file(file)) return;
@@ -137,7 +137,7 @@ class UnitReader {
       if (clang_getDiagnosticSeverity(diagnostic) >= CXDiagnostic_Error) {
         CompileError error;
         error.where = expansion_position(clang_getDiagnosticLocation(diagnostic));
-        error.message = take_string(clang_getDiagnosticSpelling(diagnostic));
+        error.message = copy_cx_string(clang_getDiagnosticSpelling(diagnostic));
         error.missing_name = missing_name_of(error.message);
         bool in_appended_probe = error.where.file == facts.source && error.where.line > main_file_lines_;
         if (!in_appended_probe) facts.errors.push_back(std::move(error));
@@ -159,7 +159,7 @@ class UnitReader {
     visit_descendants(parsed_.root(), [&](CXCursor cursor) {
       CXCursorKind kind = clang_getCursorKind(cursor);
       if (kind == CXCursor_MacroDefinition) {
-        if (take_string(clang_getCursorSpelling(cursor)) == "TORCH_TARGET_VERSION" && in_project(cursor)) {
+        if (copy_cx_string(clang_getCursorSpelling(cursor)) == "TORCH_TARGET_VERSION" && in_project(cursor)) {
           auto tokens = cursor_tokens(parsed_.get(), cursor);
           std::string value;
           for (std::size_t i = 1; i < tokens.size(); ++i) value += (i > 1 ? " " : "") + tokens[i];
@@ -184,7 +184,7 @@ class UnitReader {
       }
       if (kind == CXCursor_InclusionDirective || kind == CXCursor_MacroInstantiation) return false;
       if (!in_project(cursor)) return false;
-      if (kind == CXCursor_VarDecl && take_string(clang_getCursorSpelling(cursor)) == kEffectiveTargetVariable) {
+      if (kind == CXCursor_VarDecl && copy_cx_string(clang_getCursorSpelling(cursor)) == kEffectiveTargetVariable) {
         CXEvalResult result = clang_Cursor_Evaluate(cursor);
         if (result && clang_EvalResult_getKind(result) == CXEval_Int) {
           facts.effective_target = clang_EvalResult_getAsUnsigned(result);
@@ -193,12 +193,12 @@ class UnitReader {
         return false;
       }
       if (kind == CXCursor_CallExpr) {
-        std::string callee = take_string(clang_getCursorSpelling(cursor));
+        std::string callee = copy_cx_string(clang_getCursorSpelling(cursor));
         if ((callee == "dlsym" || callee == "dlvsym") && clang_Cursor_getNumArguments(cursor) >= 2) {
           std::string symbol;
           visit_descendants(clang_Cursor_getArgument(cursor, 1), [&](CXCursor argument) {
             if (clang_getCursorKind(argument) == CXCursor_StringLiteral && symbol.empty()) {
-              symbol = strip_string_literal(take_string(clang_getCursorSpelling(argument)));
+              symbol = strip_string_literal(copy_cx_string(clang_getCursorSpelling(argument)));
             }
             return symbol.empty();
           });
