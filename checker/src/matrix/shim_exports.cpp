@@ -1,9 +1,6 @@
 #include "matrix/shim_exports.h"
 
-#include <sstream>
-
-#include "core/process.h"
-#include "core/tool_error.h"
+#include "baseline/library_exports.h"
 
 namespace abicheck {
 
@@ -11,17 +8,8 @@ ShimExportIndex::ShimExportIndex(std::vector<StoredRelease> releases) : releases
 
 void ShimExportIndex::load() {
   for (const auto& release : releases_) {  // oldest first, so the first insert wins
-    for (const char* library : {"libtorch_cpu.so", "libtorch_cuda.so"}) {
-      auto path = release.lib_dir / library;
-      if (!std::filesystem::exists(path)) continue;
-      ProcessResult result = run_process({.argv = {"nm", "-D", "--defined-only", path.string()},
-                                          .timeout = std::chrono::seconds(120)});
-      if (!result.succeeded()) throw ToolError(path.string() + ": nm failed (" + result.describe() + ")");
-      std::istringstream lines(result.output);
-      std::string address, type, name;
-      while (lines >> address >> type >> name) {
-        if (name.starts_with("torch_") || name.starts_with("aoti_torch_")) first_release_.emplace(name, release.version);
-      }
+    for (const auto& [library, names] : read_shim_exports(release.lib_dir).by_library) {
+      for (const auto& name : names) first_release_.emplace(name, release.version);
     }
   }
 }

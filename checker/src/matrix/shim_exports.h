@@ -14,7 +14,7 @@ namespace abicheck {
 
 // Which stored release first exports each shim symbol (from libtorch_cpu.so and libtorch_cuda.so),
 // so that a load failure can be checked: the missing symbol must be a shim newer than the runtime.
-// Read with `nm -D` on first use, once per run.
+// Read from the libraries' dynamic symbol tables (baseline/library_exports.h) on first use, once per run.
 class ShimExportIndex {
  public:
   explicit ShimExportIndex(std::vector<StoredRelease> releases);
