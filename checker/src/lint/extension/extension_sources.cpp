@@ -177,17 +177,20 @@ std::string without_comment(const std::string& line) {
   return line;
 }
 
+// Calls visit(line without its comment, 1-based line number) for each line of a build file.
+template <typename Visit>
+void for_each_code_line(const std::string& text, Visit visit) {
+  std::istringstream lines(text);
+  std::string line;
+  for (int number = 1; std::getline(lines, line); ++number) visit(without_comment(line), number);
+}
+
 // TORCH_TARGET_VERSION=VALUE (CMake, -D strings in setup.py) or ("TORCH_TARGET_VERSION", "VALUE")
 // (setuptools define_macros), one per match, with its line and column.
 void scan_target_definitions(const fs::path& file, const std::string& text, std::vector<TargetDefinition>& out) {
   static const std::regex assignment(R"(TORCH_TARGET_VERSION\s*=\s*([^\s"';)\]]+))");
   static const std::regex macro_pair(R"(\(\s*["']TORCH_TARGET_VERSION["']\s*,\s*["']([^"']+)["']\s*\))");
-  std::istringstream lines(text);
-  std::string line;
-  int number = 0;
-  while (std::getline(lines, line)) {
-    ++number;
-    line = without_comment(line);
+  for_each_code_line(text, [&](const std::string& line, int number) {
     for (const auto* pattern : {&assignment, &macro_pair}) {
       for (std::sregex_iterator it(line.begin(), line.end(), *pattern), end; it != end; ++it) {
         out.push_back({{file, number, static_cast<int>(it->position(0)) + 1},
@@ -196,18 +199,13 @@ void scan_target_definitions(const fs::path& file, const std::string& text, std:
                        std::nullopt});
       }
     }
-  }
+  });
 }
 
 // torch>=2.10 (also ~= and ==) as a whole requirement name: not torchvision, not pytorch-foo.
 void scan_torch_requirements(const fs::path& file, const std::string& text, std::vector<TorchRequirement>& out) {
   static const std::regex requirement(R"((^|[^A-Za-z0-9_.\-])torch\s*(>=|~=|==)\s*([0-9]+(\.[0-9]+)*))");
-  std::istringstream lines(text);
-  std::string line;
-  int number = 0;
-  while (std::getline(lines, line)) {
-    ++number;
-    line = without_comment(line);
+  for_each_code_line(text, [&](const std::string& line, int number) {
     for (std::sregex_iterator it(line.begin(), line.end(), requirement), end; it != end; ++it) {
       std::string version_text = (*it)[3].str();
       auto version = TorchVersion::try_parse(version_text);
@@ -215,7 +213,7 @@ void scan_torch_requirements(const fs::path& file, const std::string& text, std:
       int column = static_cast<int>(it->position(0) + (*it)[1].length()) + 1;
       out.push_back({{file, number, column}, fmt::format("torch{}{}", (*it)[2].str(), version_text), *version});
     }
-  }
+  });
 }
 
 }  // namespace
