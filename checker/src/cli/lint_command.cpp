@@ -5,12 +5,7 @@
 #include "cli/command.h"
 #include "core/atomic_file.h"
 #include "core/project_paths.h"
-#include "inventory/inventory_collector.h"
-#include "lint/extension/extension_parser.h"
-#include "lint/headers/header_rules.h"
-#include "lint/extension/extension_rules.h"
-#include "lint/extension/extension_sources.h"
-#include "lint/lint_output.h"
+#include "lint/lint_runs.h"
 #include "store/release_store.h"
 
 namespace abicheck {
@@ -37,104 +32,36 @@ fs::path baselines_dir(const LintOptions& options) {
   return options.baselines.empty() ? project_root() / "shim_decls" : options.baselines;
 }
 
-// Releases the rules may call known: those with a committed baseline and those in the store.
-std::vector<TorchVersion> known_releases(const ReleaseStore& store, const fs::path& baselines) {
-  std::vector<TorchVersion> known;
-  for (const auto& release : store.releases()) known.push_back(release.version.minor_release());
-  std::error_code error;
-  if (fs::is_directory(baselines, error)) {
-    for (const auto& entry : fs::directory_iterator(baselines, error)) {
-      if (auto version = TorchVersion::try_parse(entry.path().filename().string())) known.push_back(*version);
-    }
-  }
-  std::ranges::sort(known);
-  known.erase(std::ranges::unique(known).begin(), known.end());
-  return known;
-}
-
-void write_reports(const LintReport& report, const LintOptions& options, double seconds, std::size_t units) {
+ExitCode write_reports(const LintRun& run, const LintOptions& options,
+                       std::chrono::steady_clock::time_point started) {
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  for (const auto& note : run.notes) std::cerr << "lint: note: " << note << "\n";
+  const LintReport& report = run.report;
   fs::path base = fs::current_path();
   std::cout << render_lint_text(report, base);
   if (options.json_path) write_file_atomically(*options.json_path, render_lint_json(report, base));
   if (options.sarif_path) write_file_atomically(*options.sarif_path, render_lint_sarif(report, base));
   std::size_t errors = std::ranges::count(report.diagnostics, LintSeverity::Error, &LintDiagnostic::severity);
   std::cerr << fmt::format("lint: {} error(s), {} warning(s){}, {:.1f} s\n", errors, report.diagnostics.size() - errors,
-                           units ? fmt::format(" in {} translation unit(s)", units) : "", seconds);
-}
-
-ExitCode lint_extension(const CommonOptions& common, const LintOptions& options) {
-  auto started = std::chrono::steady_clock::now();
-  ReleaseStore store = open_store(common);
-  StoredRelease build = options.torch.empty() ? [&] {
-    auto releases = store.releases();
-    if (releases.empty()) throw ToolError(fmt::format("{}: no torch release installed (run: torch-abi-check store install)", store.root().string()));
-    return releases.back();
-  }()
-                                              : store.require(options.torch);
-  ExtensionSources sources = find_extension_sources(options.path);
-  if (!options.root.empty()) sources.root = fs::absolute(options.root).lexically_normal();
-  if (options.target) {
-    TorchVersion target = TorchVersion::parse(*options.target);
-    for (auto& unit : sources.units) {
-      if (!unit.command_line_targets.empty()) continue;
-      unit.arguments.push_back("-DTORCH_TARGET_VERSION=" + target.to_abi_hex());
-      unit.command_line_targets.push_back(
-          {{unit.source, 0, 0}, TargetDefinition::Origin::Option, target.to_abi_hex(), target.abi_value()});
-    }
-  }
-  ParseEnvironment environment{build.include_dir,
-                               build.cuda_major ? find_cuda_include_dirs(store.root(), *build.cuda_major)
-                                                : std::vector<fs::path>{},
-                               sources.root};
-  ExtensionFacts facts = collect_extension_facts(sources, environment);
-
-  fs::path inventory_path = baselines_dir(options) / build.version.to_string() / "inventory.json";
-  std::optional<ShimInventory> inventory;
-  if (fs::exists(inventory_path)) {
-    inventory = load_inventory(inventory_path);
-  } else {
-    std::cerr << fmt::format("lint: note: {} does not exist; E003 (API newer than the target) is not checked\n",
-                             inventory_path.string());
-  }
-  ExtensionLintContext context{build.version.minor_release(), known_releases(store, baselines_dir(options)),
-                               inventory ? &*inventory : nullptr};
-  LintReport report;
-  for (const auto& rule : extension_rules()) report.rules.push_back(rule.rule);
-  report.diagnostics = run_extension_rules(facts, context);
-  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  write_reports(report, options, seconds, facts.units.size());
+                           run.translation_units ? fmt::format(" in {} translation unit(s)", run.translation_units) : "",
+                           seconds);
   return lint_exit_code(report);
 }
 
-// A store release ("2.12"), a torch package dir (…/site-packages/torch) or an include dir.
-fs::path header_tree(const ReleaseStore& store, const std::string& torch) {
-  if (TorchVersion::try_parse(torch) && !fs::exists(torch)) return store.require(torch).include_dir;
-  if (fs::is_directory(fs::path(torch) / "include" / "torch" / "csrc" / "stable")) return fs::path(torch) / "include";
-  if (fs::is_directory(fs::path(torch) / "torch" / "csrc" / "stable")) return torch;
-  throw ToolError(fmt::format("{}: neither a store release nor a tree with torch/csrc/stable", torch));
-}
-
-ExitCode lint_headers(const CommonOptions& common, const LintOptions& options) {
+ExitCode run_lint_extension(const CommonOptions& common, const LintOptions& options) {
   auto started = std::chrono::steady_clock::now();
   ReleaseStore store = open_store(common);
-  HeaderLintInput input;
-  input.include_dir = fs::absolute(header_tree(store, options.torch)).lexically_normal();
-  input.candidate = options.inventory.empty() ? collect_inventory(input.include_dir) : load_inventory(options.inventory);
-  fs::path baselines = baselines_dir(options);
-  for (const auto& release : known_releases(store, baselines)) {
-    fs::path file = baselines / release.to_string() / "inventory.json";
-    if (release < input.candidate.release.minor_release() && fs::exists(file)) input.earlier.push_back(load_inventory(file));
-  }
-  if (input.earlier.empty()) {
-    std::cerr << fmt::format("lint: note: no baseline older than {} in {}; nothing to compare with\n",
-                             input.candidate.release.to_string(), baselines.string());
-  }
-  LintReport report;
-  for (const auto& rule : header_rules()) report.rules.push_back(rule.rule);
-  report.diagnostics = run_header_rules(input);
-  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  write_reports(report, options, seconds, 0);
-  return lint_exit_code(report);
+  StoredRelease build = options.torch.empty() ? store.require_newest() : store.require(options.torch);
+  ExtensionLintRequest request{options.path, std::nullopt, options.root, baselines_dir(options)};
+  if (options.target) request.target = TorchVersion::parse(*options.target);
+  return write_reports(lint_extension(store, build, request), options, started);
+}
+
+ExitCode run_lint_headers(const CommonOptions& common, const LintOptions& options) {
+  auto started = std::chrono::steady_clock::now();
+  ReleaseStore store = open_store(common);
+  HeaderLintRequest request{options.torch, options.inventory, baselines_dir(options)};
+  return write_reports(lint_headers(store, request), options, started);
 }
 
 void add_report_options(CLI::App* command, LintOptions& options) {
@@ -161,7 +88,7 @@ void add_lint_command(CLI::App& app, const CommonOptions& common, CommandAction&
       ->check(CLI::ExistingDirectory);
   add_report_options(extension, *options);
   extension->callback([&action, &common, options] {
-    action = [&common, options] { return lint_extension(common, *options); };
+    action = [&common, options] { return run_lint_extension(common, *options); };
   });
 
   auto* headers = lint->add_subcommand("headers", "lint torch's stable headers against the earlier baselines (H001-H006)");
@@ -173,7 +100,7 @@ void add_lint_command(CLI::App& app, const CommonOptions& common, CommandAction&
       ->check(CLI::ExistingFile);
   add_report_options(headers, *options);
   headers->callback([&action, &common, options] {
-    action = [&common, options] { return lint_headers(common, *options); };
+    action = [&common, options] { return run_lint_headers(common, *options); };
   });
 }
 

@@ -90,6 +90,14 @@ StoredRelease ReleaseStore::require(const std::string& version_text) const {
                               version_text, root_.string(), version_text));
 }
 
+StoredRelease ReleaseStore::require_newest() const {
+  auto installed = releases();
+  if (installed.empty()) {
+    throw ToolError(fmt::format("{}: no torch release installed (run: torch-abi-check store install)", root_.string()));
+  }
+  return installed.back();
+}
+
 std::uint64_t ReleaseStore::shared_disk_bytes() const { return directory_bytes(root_ / "cuda"); }
 
 }  // namespace abicheck

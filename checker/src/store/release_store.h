@@ -39,6 +39,8 @@ class ReleaseStore {
   std::optional<StoredRelease> find(const std::string& version_text) const;
   // Like find, but a missing release is a ToolError that says how to install it.
   StoredRelease require(const std::string& version_text) const;
+  // The newest installed release; a ToolError when the store is empty.
+  StoredRelease require_newest() const;
   // Bytes used by the shared CUDA library sets (cuda/cu<major>/).
   std::uint64_t shared_disk_bytes() const;
 

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/torch_version.h"
+#include "lint/lint_output.h"
+#include "store/release_store.h"
+
+namespace abicheck {
+
+// The two lint runs as library calls, so that `lint`, `check` and `release-gate` run the same thing.
+// Each returns the report and the notes a person should read (rules that could not run, and why).
+
+struct LintRun {
+  LintReport report;
+  std::size_t translation_units = 0;
+  std::vector<std::string> notes;
+};
+
+// Releases the rules may call known: those with a committed baseline and those in the store.
+std::vector<TorchVersion> known_releases(const ReleaseStore& store, const std::filesystem::path& baselines);
+
+struct ExtensionLintRequest {
+  std::filesystem::path path;        // project directory or its compile_commands.json
+  std::optional<TorchVersion> target;  // for translation units whose sources and build files say none
+  std::filesystem::path root;        // the project's root when it is not `path` (empty: derived)
+  std::filesystem::path baselines;   // committed shim_decls/
+};
+
+// Lints an extension's sources against build torch `build` (E001-E008).
+LintRun lint_extension(const ReleaseStore& store, const StoredRelease& build, const ExtensionLintRequest& request);
+
+struct HeaderLintRequest {
+  std::string torch;                 // a store release ("2.12"), a torch package dir or an include dir
+  std::filesystem::path inventory;   // an inventory already collected from those headers (empty: collect)
+  std::filesystem::path baselines;   // committed shim_decls/
+};
+
+// Lints a torch header tree against the committed baselines of the releases before it (H001-H006).
+LintRun lint_headers(const ReleaseStore& store, const HeaderLintRequest& request);
+
+}  // namespace abicheck
