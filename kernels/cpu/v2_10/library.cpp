@@ -1,6 +1,8 @@
 // Schemas of the 2.10 group, added to the library as a fragment.
 #include <torch/csrc/stable/library.h>
 
+#include "abiref/target_marker.h"
+
 STABLE_TORCH_LIBRARY_FRAGMENT(abiref, m) {
   m.def("parallel_scale(Tensor x, float scale) -> Tensor");
   m.def("sum_tensors(Tensor[] tensors) -> Tensor");

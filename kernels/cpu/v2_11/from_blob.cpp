@@ -7,6 +7,8 @@
 #include <atomic>
 #include <vector>
 
+#include "abiref/target_marker.h"
+
 namespace {
 
 using torch::stable::Tensor;

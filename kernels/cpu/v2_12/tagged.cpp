@@ -5,6 +5,7 @@
 #include <torch/csrc/stable/tensor.h>
 
 #include "abiref/dtype_dispatch.h"
+#include "abiref/target_marker.h"
 
 namespace {
 

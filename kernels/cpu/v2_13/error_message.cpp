@@ -8,6 +8,8 @@
 #include <array>
 #include <vector>
 
+#include "abiref/target_marker.h"
+
 namespace {
 
 using torch::stable::Tensor;

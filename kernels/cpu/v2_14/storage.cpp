@@ -3,6 +3,8 @@
 #include <torch/csrc/stable/library.h>
 #include <torch/csrc/stable/tensor.h>
 
+#include "abiref/target_marker.h"
+
 namespace {
 
 using torch::stable::Tensor;

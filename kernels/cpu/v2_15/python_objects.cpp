@@ -9,6 +9,8 @@
 
 #include <dlfcn.h>
 
+#include "abiref/target_marker.h"
+
 namespace {
 
 using torch::stable::Tensor;

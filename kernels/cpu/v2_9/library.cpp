@@ -2,6 +2,8 @@
 // STABLE_TORCH_LIBRARY_FRAGMENT, so a build at any target defines exactly the ops it implements.
 #include <torch/csrc/stable/library.h>
 
+#include "abiref/target_marker.h"
+
 STABLE_TORCH_LIBRARY(abiref, m) {
   m.def("scaled_add(Tensor a, Tensor b, float alpha) -> Tensor");
   m.def("strided_sum(Tensor x) -> Tensor");

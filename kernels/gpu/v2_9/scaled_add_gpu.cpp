@@ -10,6 +10,7 @@
 #include "abiref/boxing.h"
 #include "abiref/gpu_launch.h"
 #include "abiref/strided.h"
+#include "abiref/target_marker.h"
 
 namespace {
 
