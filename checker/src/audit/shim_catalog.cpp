@@ -2,16 +2,20 @@
 
 #include <fmt/format.h>
 
+#include "audit/embedded_shim_index.h"
 #include "core/tool_error.h"
 
 namespace abicheck {
 
-ShimCatalog ShimCatalog::load_directory(const std::filesystem::path& directory) {
+namespace fs = std::filesystem;
+
+ShimCatalog ShimCatalog::load_directory(const fs::path& directory) {
+  if (auto embedded = from_embedded_index(directory)) return std::move(*embedded);
   ShimCatalog catalog;
   std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
+  for (const auto& entry : fs::directory_iterator(directory, error)) {
     auto inventory_path = entry.path() / "inventory.json";
-    if (entry.is_directory() && std::filesystem::is_regular_file(inventory_path)) {
+    if (entry.is_directory() && fs::is_regular_file(inventory_path)) {
       catalog.add(load_inventory(inventory_path));
     }
   }
@@ -22,14 +26,32 @@ ShimCatalog ShimCatalog::load_directory(const std::filesystem::path& directory) 
   return catalog;
 }
 
+std::optional<ShimCatalog> ShimCatalog::from_embedded_index(const fs::path& directory) {
+  if (!embedded_shim_index_describes(directory)) return std::nullopt;
+  std::vector<TorchVersion> releases;
+  for (std::size_t i = 0; i < kEmbeddedInventoryCount; ++i) {
+    releases.push_back(TorchVersion::parse(kEmbeddedInventories[i].release).minor_release());
+  }
+  ShimCatalog catalog;
+  catalog.releases_.insert(releases.begin(), releases.end());
+  for (std::size_t i = 0; i < kEmbeddedShimCount; ++i) {
+    const auto& shim = kEmbeddedShims[i];
+    catalog.add_function(releases[shim.inventory], shim.name, shim.backend);
+  }
+  return catalog;
+}
+
 void ShimCatalog::add(const ShimInventory& inventory) {
   TorchVersion release = inventory.release.minor_release();
   releases_.insert(release);
   for (const auto& declaration : inventory.declarations) {
-    if (declaration.kind != DeclarationKind::Function) continue;
-    auto [it, inserted] = shims_.try_emplace(declaration.name, ShimOrigin{release, declaration.backend});
-    if (!inserted && release < it->second.introduced) it->second = {release, declaration.backend};
+    if (declaration.kind == DeclarationKind::Function) add_function(release, declaration.name, declaration.backend);
   }
+}
+
+void ShimCatalog::add_function(TorchVersion release, std::string_view name, std::string_view backend) {
+  auto [it, inserted] = shims_.try_emplace(std::string(name), ShimOrigin{release, std::string(backend)});
+  if (!inserted && release < it->second.introduced) it->second = {release, std::string(backend)};
 }
 
 const ShimOrigin* ShimCatalog::find(std::string_view name) const {

@@ -24,7 +24,9 @@ struct ShimOrigin {
 class ShimCatalog {
  public:
   // Reads <dir>/<release>/inventory.json for every release directory. Throws ToolError when the
-  // directory holds no inventory (the audit cannot date a shim without one).
+  // directory holds no inventory (the audit cannot date a shim without one). The directory the
+  // tool was built from is taken from the compiled-in index (embedded_shim_index.h) while its
+  // release directories and inventory sizes are still those the build saw.
   static ShimCatalog load_directory(const std::filesystem::path& directory);
 
   void add(const ShimInventory& inventory);
@@ -33,6 +35,9 @@ class ShimCatalog {
   bool empty() const { return shims_.empty(); }
 
  private:
+  static std::optional<ShimCatalog> from_embedded_index(const std::filesystem::path& directory);
+  void add_function(TorchVersion release, std::string_view name, std::string_view backend);
+
   std::map<std::string, ShimOrigin, std::less<>> shims_;
   std::set<TorchVersion> releases_;
 };
