@@ -8,24 +8,11 @@
 #include "core/atomic_file.h"
 #include "diff/baseline_diff.h"
 #include "diff/baseline_source.h"
+#include "report/diff_json.h"
+#include "report/html_report.h"
 
 namespace abicheck {
 namespace {
-
-std::string diff_to_json(const AbiDiff& diff) {
-  nlohmann::ordered_json changes = nlohmann::ordered_json::array();
-  for (const auto& change : diff.changes) {
-    nlohmann::ordered_json item = {{"name", change.name},
-                                   {"kind", to_string(change.kind)},
-                                   {"verdict", to_string(change.verdict())},
-                                   {"detail", change.detail}};
-    if (!change.suppressed_because.empty()) item["suppressed"] = change.suppressed_because;
-    changes.push_back(std::move(item));
-  }
-  nlohmann::ordered_json document = {
-      {"old", diff.old_release.to_string()}, {"new", diff.new_release.to_string()}, {"changes", changes}};
-  return document.dump(2) + "\n";
-}
 
 // Breaking first, then needs-review, then compatible additions as a count unless asked for.
 void print_diff(const AbiDiff& diff, bool show_compatible) {
@@ -52,6 +39,7 @@ void add_diff_command(CLI::App& app, const CommonOptions& common, CommandAction&
     std::string new_spec;
     std::optional<std::filesystem::path> suppressions;
     std::optional<std::string> json_path;
+    std::optional<std::string> html_path;
     bool show_compatible = false;
     bool bench = false;
   };
@@ -62,6 +50,7 @@ void add_diff_command(CLI::App& app, const CommonOptions& common, CommandAction&
   command->add_option("new", options->new_spec, "the same kinds of operand")->required();
   command->add_option("--suppressions", options->suppressions, "TOML file of accepted changes with their reasons");
   command->add_option("--json", options->json_path, "write {\"changes\": [...]} to FILE (-: stdout)");
+  command->add_option("--html", options->html_path, "write the diff as a self-contained HTML report to FILE (-: stdout)");
   command->add_flag("--all", options->show_compatible, "also list compatible additions one by one");
   command->add_flag("--bench", options->bench, "print how long the comparison took");
   command->callback([&action, &common, options] {
@@ -73,8 +62,15 @@ void add_diff_command(CLI::App& app, const CommonOptions& common, CommandAction&
       auto start = std::chrono::steady_clock::now();
       AbiDiff diff = diff_baselines(old_baseline, new_baseline, suppressions, options->old_spec, options->new_spec);
       double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (options->json_path) write_file_atomically(*options->json_path, diff_to_json(diff));
-      if (!options->json_path || *options->json_path != "-") print_diff(diff, options->show_compatible);
+      nlohmann::ordered_json output = diff_to_json(diff);
+      if (options->json_path) write_file_atomically(*options->json_path, output.dump(2) + "\n");
+      if (options->html_path) {
+        nlohmann::json document = {{"title", fmt::format("torch {} -> {}: stable ABI diff", diff.old_release.to_string(),
+                                                         diff.new_release.to_string())}};
+        add_to_report(document, nlohmann::json::parse(output.dump()), "diff");
+        write_file_atomically(*options->html_path, render_html_report(document));
+      }
+      if (options->json_path != "-" && options->html_path != "-") print_diff(diff, options->show_compatible);
       if (options->bench) fmt::print("bench: diff {} -> {} took {:.3f} s\n", options->old_spec, options->new_spec, seconds);
       return diff.has_breaking() ? ExitCode::Findings : ExitCode::Clean;
     };

@@ -10,6 +10,7 @@
 #include "matrix/matrix_report.h"
 #include "matrix/matrix_runner.h"
 #include "matrix/matrix_spec.h"
+#include "report/html_report.h"
 #include "store/release_store.h"
 
 namespace abicheck {
@@ -20,6 +21,7 @@ struct MatrixOptionsCli {
   std::optional<std::string> json_path;
   std::optional<std::string> junit_path;
   std::optional<std::string> markdown_path;
+  std::optional<std::string> html_path;
   std::filesystem::path cache_dir;
   bool fresh = false;
   unsigned jobs = 0;
@@ -47,7 +49,12 @@ ExitCode run_matrix_command(const CommonOptions& common, const MatrixOptionsCli&
   if (cli.json_path) write_file_atomically(*cli.json_path, render_matrix_json(result));
   if (cli.junit_path) write_file_atomically(*cli.junit_path, render_junit("torch-abi-check matrix", matrix_junit_cases(result)));
   if (cli.markdown_path) write_file_atomically(*cli.markdown_path, render_matrix_markdown(result));
-  bool report_on_stdout = cli.json_path == "-" || cli.junit_path == "-" || cli.markdown_path == "-";
+  if (cli.html_path) {
+    nlohmann::json document = {{"title", fmt::format("torch-abi-check matrix: {}", spec_path.filename().string())}};
+    add_to_report(document, nlohmann::json::parse(render_matrix_json(result)), spec_path.string());
+    write_file_atomically(*cli.html_path, render_html_report(document));
+  }
+  bool report_on_stdout = cli.json_path == "-" || cli.junit_path == "-" || cli.markdown_path == "-" || cli.html_path == "-";
   (report_on_stdout ? std::cerr : std::cout) << render_matrix_grid(result);
   return result.has_findings() ? ExitCode::Findings : ExitCode::Clean;
 }
@@ -62,6 +69,7 @@ void add_matrix_command(CLI::App& app, const CommonOptions& common, CommandActio
   matrix->add_option("--json", options->json_path, "write the cells as JSON to FILE (- for standard output)");
   matrix->add_option("--junit", options->junit_path, "write JUnit XML to FILE: one testcase per cell and op");
   matrix->add_option("--markdown", options->markdown_path, "write the grid as Markdown to FILE");
+  matrix->add_option("--html", options->html_path, "write the grid with every cell's log as a self-contained HTML report to FILE");
   matrix->add_option("--cache-dir", options->cache_dir,
                      "build and result cache (default: $XDG_CACHE_HOME/torch-abi-check/matrix-cache)");
   matrix->add_flag("--fresh", options->fresh, "ignore cached builds and results");

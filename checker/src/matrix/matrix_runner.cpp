@@ -40,15 +40,29 @@ StoredRelease resolve_release(const ReleaseStore& store, const std::vector<Store
   return store.require(text);
 }
 
-std::vector<PlannedCell> plan_cells(const MatrixSpec& spec, const ReleaseStore& store) {
-  const auto releases = store.releases();
+// The store's releases the spec may name: all of them, or those up to the gate's last release.
+std::vector<StoredRelease> releases_in_scope(const ReleaseStore& store, const MatrixOptions& options) {
+  auto releases = store.releases();
+  if (options.newest_release) {
+    std::erase_if(releases, [&](const StoredRelease& release) {
+      return release.version.minor_release() > options.newest_release->minor_release();
+    });
+  }
+  return releases;
+}
+
+std::vector<PlannedCell> plan_cells(const MatrixSpec& spec, const ReleaseStore& store, const MatrixOptions& options) {
+  const auto releases = releases_in_scope(store, options);
   std::vector<PlannedCell> cells;
   for (const auto& suite : spec.suites) {
-    std::vector<StoredRelease> runtimes;
-    if (suite.runtimes.empty()) runtimes = releases;
-    for (const auto& text : suite.runtimes) runtimes.push_back(resolve_release(store, releases, text));
+    std::vector<StoredRelease> runtimes = options.runtimes;
+    if (runtimes.empty() && suite.runtimes.empty()) runtimes = releases;
+    if (options.runtimes.empty()) {
+      for (const auto& text : suite.runtimes) runtimes.push_back(resolve_release(store, releases, text));
+    }
     for (Backend backend : suite.backends) {
       std::vector<StoredRelease> builds;
+      if (suite.builds.empty()) builds = releases;
       for (const auto& text : suite.builds) builds.push_back(resolve_release(store, releases, text));
       std::ranges::sort(builds, {}, &StoredRelease::version);
       auto [first, last] = std::ranges::unique(builds, {}, &StoredRelease::version);
@@ -200,14 +214,24 @@ fs::path default_matrix_cache_dir() {
   return base / "torch-abi-check" / "matrix-cache";
 }
 
+std::vector<MatrixCell> plan_matrix(const MatrixSpec& spec, const ReleaseStore& store, const MatrixOptions& options) {
+  std::vector<MatrixCell> cells;
+  for (auto& planned : plan_cells(spec, store, options)) cells.push_back(std::move(planned.cell));
+  return cells;
+}
+
 MatrixResult run_matrix(const MatrixSpec& spec, const ReleaseStore& store, const MatrixOptions& options) {
   const auto started = std::chrono::steady_clock::now();
-  std::vector<PlannedCell> planned = plan_cells(spec, store);
+  std::vector<PlannedCell> planned = plan_cells(spec, store, options);
   fs::create_directories(options.cache_dir / "builds");
   fs::create_directories(options.cache_dir / "results");
   fs::create_directories(options.cache_dir / "runs");
   KernelBuilder builder(options.cache_dir, spec, options.fresh);
-  ShimExportIndex exports(store.releases());
+  // A runtime outside the store (a release candidate) may be the first to export a shim.
+  std::vector<StoredRelease> exporting = store.releases();
+  exporting.insert(exporting.end(), options.runtimes.begin(), options.runtimes.end());
+  std::ranges::stable_sort(exporting, {}, &StoredRelease::version);
+  ShimExportIndex exports(exporting);
 
   // Distinct builds, in the order the cells first need them.
   std::vector<BuildRequest> build_requests;

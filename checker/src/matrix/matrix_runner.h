@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,10 +53,19 @@ struct MatrixOptions {
   unsigned jobs = 1;
   // Called (from worker threads, serialised) after each build and cell: done, total, one line.
   std::function<void(int done, int total, const std::string& line)> progress;
+  // The release gate runs the spec as it stood at the last release, under a candidate: builds,
+  // default targets and the words "oldest", "newest" and "all" resolve only among the stored
+  // releases up to `newest_release`, and every suite runs under `runtimes` (which need not be in
+  // the store) instead of its own.
+  std::optional<TorchVersion> newest_release;
+  std::vector<StoredRelease> runtimes;
 };
 
 // The cache directory when --cache-dir is not given: $XDG_CACHE_HOME (or ~/.cache)/torch-abi-check/matrix-cache.
 std::filesystem::path default_matrix_cache_dir();
+
+// The cells the spec resolves to against the store, with their expectations, before anything runs.
+std::vector<MatrixCell> plan_matrix(const MatrixSpec& spec, const ReleaseStore& store, const MatrixOptions& options);
 
 // Resolves the spec against the store into cells, builds every distinct library once, runs every
 // cell in its own process, and judges each against the version rules.

@@ -73,7 +73,9 @@ SuiteSpec parse_suite(const std::filesystem::path& file, const toml::table& tabl
   if (backends.empty()) backends = {"cpu"};
   for (const auto& backend : backends) suite.backends.push_back(parse_backend(file, backend));
   suite.builds = version_list(file, node["builds"], "builds", "all");
-  if (suite.builds.empty()) fail(file, fmt::format("suite '{}': 'builds' must list at least one version", suite.name));
+  if (suite.builds.empty() && !node["builds"].is_string()) {
+    fail(file, fmt::format("suite '{}': 'builds' must be \"all\" or list at least one version", suite.name));
+  }
   suite.targets = version_list(file, node["targets"], "targets", "up-to-build");
   suite.runtimes = version_list(file, node["runtimes"], "runtimes", "all");
   if (suite.api == ExtensionApi::Unstable && !suite.targets.empty()) {

@@ -272,24 +272,57 @@ std::string render_matrix(const json& matrix) {
   return html + "</section>\n";
 }
 
-std::string render_diff(const json& diff) {
-  const json& changes = array_of(diff, "changes");
-  std::string html = fmt::format("<section id=\"diff\">\n<h2>ABI diff</h2>\n");
+std::string diff_pair(const json& diff) {
   std::string from = text_of(diff, "old");
   std::string to = text_of(diff, "new");
-  if (!from.empty() || !to.empty()) {
-    html += fmt::format("<p>{} → {}</p>\n", escape_markup(from), escape_markup(to));
-  }
-  if (changes.empty()) return html + "<p>No change.</p>\n</section>\n";
-  html += "<table class=\"diff\">\n<thead><tr><th>name</th><th>kind</th><th>verdict</th><th>detail</th></tr></thead>\n<tbody>\n";
+  return from.empty() && to.empty() ? std::string() : fmt::format("{} -> {}", from, to);
+}
+
+bool is_counted_breaking(const json& change) {
+  return is_finding_change(text_of(change, "verdict")) && text_of(change, "suppressed").empty();
+}
+
+std::string diff_row(const json& change) {
+  std::string verdict = text_of(change, "verdict");
+  std::string suppressed = text_of(change, "suppressed");
+  return fmt::format("<tr><td><code>{}</code></td><td>{}</td><td class=\"{}\">{}</td><td>{}{}</td></tr>\n",
+                     escape_markup(text_of(change, "name")), escape_markup(text_of(change, "kind")),
+                     is_counted_breaking(change) ? "finding" : "", escape_markup(verdict),
+                     escape_markup(text_of(change, "detail")),
+                     suppressed.empty() ? "" : fmt::format(" <span class=\"muted\">[suppressed: {}]</span>", escape_markup(suppressed)));
+}
+
+// One diff: breaking changes and those needing review in a table; compatible additions folded
+// away, since a release adds dozens and they need no action.
+std::string render_one_diff(const json& diff) {
+  const json& changes = array_of(diff, "changes");
+  std::string pair = diff_pair(diff);
+  std::string html = pair.empty() ? std::string() : fmt::format("<h3>{}</h3>\n", escape_markup(pair));
+  if (changes.empty()) return html + "<p>No change.</p>\n";
+  const char* header = "<thead><tr><th>name</th><th>kind</th><th>verdict</th><th>detail</th></tr></thead>\n";
+  std::string to_act_on;
+  std::string compatible;
+  std::size_t compatible_count = 0;
   for (const json& change : changes) {
-    std::string verdict = text_of(change, "verdict");
-    html += fmt::format("<tr><td><code>{}</code></td><td>{}</td><td class=\"{}\">{}</td><td>{}</td></tr>\n",
-                        escape_markup(text_of(change, "name")), escape_markup(text_of(change, "kind")),
-                        is_finding_change(verdict) ? "finding" : "", escape_markup(verdict),
-                        escape_markup(text_of(change, "detail")));
+    if (text_of(change, "verdict") == "compatible") {
+      compatible += diff_row(change);
+      ++compatible_count;
+    } else {
+      to_act_on += diff_row(change);
+    }
   }
-  return html + "</tbody></table>\n</section>\n";
+  if (!to_act_on.empty()) html += fmt::format("<table class=\"diff\">\n{}<tbody>\n{}</tbody></table>\n", header, to_act_on);
+  if (compatible_count > 0) {
+    html += fmt::format("<details><summary>{} compatible {}</summary>\n<table class=\"diff\">\n{}<tbody>\n{}</tbody></table>\n</details>\n",
+                        compatible_count, compatible_count == 1 ? "addition" : "additions", header, compatible);
+  }
+  return html;
+}
+
+std::string render_diffs(const json& diffs) {
+  std::string html = "<section id=\"diff\">\n<h2>ABI diff</h2>\n";
+  for (const json& diff : diffs) html += render_one_diff(diff);
+  return html + "</section>\n";
 }
 
 std::string render_lint(const json& lint) {
@@ -361,7 +394,24 @@ void add_to_report(json& document, const json& command_output, const std::string
     throw ToolError(fmt::format("{}: not the --json output of matrix, diff, lint or audit", source));
   }
   if (!document.is_object()) document = json::object();
-  document[name] = command_output;
+  if (name != "diff") {
+    document[name] = command_output;
+    return;
+  }
+  // Diffs of several release pairs (the main job diffs every consecutive pair) sit side by side,
+  // oldest pair first; a pair added again replaces its earlier diff.
+  json& diffs = document["diffs"];
+  if (!diffs.is_array()) diffs = json::array();
+  auto same_pair = [&](const json& diff) { return diff_pair(diff) == diff_pair(command_output); };
+  if (auto found = std::ranges::find_if(diffs, same_pair); found != diffs.end()) {
+    *found = command_output;
+  } else {
+    diffs.push_back(command_output);
+  }
+  std::stable_sort(diffs.begin(), diffs.end(), [](const json& a, const json& b) {
+    if (text_of(a, "old") != text_of(b, "old")) return version_less(text_of(a, "old"), text_of(b, "old"));
+    return version_less(text_of(a, "new"), text_of(b, "new"));
+  });
 }
 
 ReportVerdict judge_report(const json& document) {
@@ -376,12 +426,16 @@ ReportVerdict judge_report(const json& document) {
     if (unexpected > 0) verdict.sections_with_findings.push_back("matrix");
     verdict.lines.push_back(fmt::format("matrix: {} cells, {} unexpected, {} not run", cells.size(), unexpected, not_run));
   }
-  if (const json& diff = section(document, "diff"); !diff.is_null()) {
+  bool diff_findings = false;
+  for (const json& diff : array_of(document, "diffs")) {
     const json& changes = array_of(diff, "changes");
-    auto breaking = count(changes, "verdict", is_finding_change);
-    if (breaking > 0) verdict.sections_with_findings.push_back("diff");
-    verdict.lines.push_back(fmt::format("diff: {} changes, {} breaking", changes.size(), breaking));
+    auto breaking = std::ranges::count_if(changes, is_counted_breaking);
+    diff_findings |= breaking > 0;
+    std::string pair = diff_pair(diff);
+    verdict.lines.push_back(
+        fmt::format("diff{}: {} changes, {} breaking", pair.empty() ? "" : " " + pair, changes.size(), breaking));
   }
+  if (diff_findings) verdict.sections_with_findings.push_back("diff");
   if (const json& lint = section(document, "lint"); !lint.is_null()) {
     const json& diagnostics = array_of(lint, "diagnostics");
     auto errors = count(diagnostics, "severity", is_finding_severity);
@@ -419,12 +473,13 @@ std::string render_html_report(const json& document) {
   for (const auto& line : verdict.lines) html += fmt::format("<li>{}</li>\n", escape_markup(line));
   html += "</ul>\n<nav>";
   for (const char* name : {"matrix", "diff", "lint", "audit"}) {
-    if (!section(document, name).is_null()) html += fmt::format("<a href=\"#{0}\">{0}</a>", name);
+    bool present = name == std::string_view("diff") ? !array_of(document, "diffs").empty() : !section(document, name).is_null();
+    if (present) html += fmt::format("<a href=\"#{0}\">{0}</a>", name);
   }
   html += "</nav>\n</header>\n<main>\n";
 
   if (const json& matrix = section(document, "matrix"); !matrix.is_null()) html += render_matrix(matrix);
-  if (const json& diff = section(document, "diff"); !diff.is_null()) html += render_diff(diff);
+  if (const json& diffs = array_of(document, "diffs"); !diffs.empty()) html += render_diffs(diffs);
   if (const json& lint = section(document, "lint"); !lint.is_null()) html += render_lint(lint);
   if (const json& audit = section(document, "audit"); !audit.is_null()) html += render_audit(audit);
 

@@ -10,7 +10,8 @@ namespace abicheck {
 // section, plus an optional title and verdict lines from the command that composed it:
 //   {"title": "...",
 //    "matrix": {"cells": [...]},        (matrix --json)
-//    "diff":   {"changes": [...]},      (diff --json)
+//    "diffs":  [{"old": "2.14", "new": "2.15", "changes": [...]}, ...],  (diff --json, one per
+//                                                                       release pair, oldest first)
 //    "lint":   {"diagnostics": [...]},  (lint --json)
 //    "audit":  {"binaries": [...]},     (audit --json)
 //    "verdict": {"lines": ["works on torch 2.10 ... 2.15", ...]}}
@@ -20,12 +21,14 @@ namespace abicheck {
 // "diff" for {"changes"}, "lint" for {"diagnostics"}, "audit" for {"binaries"}); empty when none.
 std::string report_section_of(const nlohmann::json& command_output);
 
-// Puts a command's --json output into the document under its section. Throws ToolError (naming
-// `source`) when the output has none of the known shapes.
+// Puts a command's --json output into the document under its section (a diff joins "diffs",
+// replacing an earlier diff of the same pair). Throws ToolError (naming `source`) when the output
+// has none of the known shapes.
 void add_to_report(nlohmann::json& document, const nlohmann::json& command_output, const std::string& source);
 
-// What the document says overall: one line per section present, and whether any is a finding
-// (an unexpected matrix outcome, a breaking change, an error diagnostic, a binary that is not stable).
+// What the document says overall: one line per section present (per release pair for diffs), and
+// whether any is a finding (an unexpected matrix outcome, a breaking change no suppression
+// accepted, an error diagnostic, a binary that is not stable).
 struct ReportVerdict {
   bool has_findings = false;
   std::vector<std::string> sections_with_findings;  // "matrix", "diff", "lint", "audit", in that order

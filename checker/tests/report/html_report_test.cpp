@@ -86,8 +86,8 @@ TEST(HtmlReport, RendersOnlyTheSectionsTheDocumentHas) {
 
 TEST(HtmlReport, DiffAndAuditTablesMarkTheirFindings) {
   json document = {
-      {"diff", {{"changes", {{{"name", "torch_from_blob"}, {"kind", "function"}, {"verdict", "breaking"},
-                              {"detail", "parameter 7 changed"}}}}}},
+      {"diffs", {{{"changes", {{{"name", "torch_from_blob"}, {"kind", "function"}, {"verdict", "breaking"},
+                               {"detail", "parameter 7 changed"}}}}}}},
       {"audit", {{"binaries", {{{"path", "lib/ext.so"}, {"verdict", "unstable"}, {"min_torch", nullptr},
                                 {"declared_target", "2.10"},
                                 {"unstable_symbols", {{{"name", "_ZN3c10"}, {"demangled", "c10::foo()"}}}}}}}}}};
@@ -110,7 +110,7 @@ TEST(HtmlReport, IsSelfContained) {
 TEST(HtmlReport, JudgesEachSection) {
   json clean = {{"matrix", {{"cells", {cell("2.9", "2.9", "2.9", "pass"), cell("2.10", "2.10", "2.9", "expected-fail"),
                                        cell("2.9", "2.9", "2.10", "not-run")}}}},
-                {"diff", {{"changes", {{{"name", "f"}, {"verdict", "compatible"}}}}}},
+                {"diffs", {{{"changes", {{{"name", "f"}, {"verdict", "compatible"}}}}}}},
                 {"lint", {{"diagnostics", {{{"rule", "E002"}, {"severity", "warning"}}}}}},
                 {"audit", {{"binaries", {{{"path", "a.so"}, {"verdict", "stable"}}}}}}};
   ReportVerdict verdict = judge_report(clean);
@@ -120,14 +120,14 @@ TEST(HtmlReport, JudgesEachSection) {
                                                       "audit: 1 binary, 0 not stable"}));
   for (const auto& [section, finding] :
        {std::pair{"matrix", json{{"cells", {cell("2.9", "2.9", "2.9", "timeout")}}}},
-        std::pair{"diff", json{{"changes", {{{"verdict", "breaking"}}}}}},
+        std::pair{"diffs", json{{{"changes", {{{"verdict", "breaking"}}}}}}},
         std::pair{"lint", json{{"diagnostics", {{{"severity", "error"}}}}}},
         std::pair{"audit", json{{"binaries", {{{"verdict", "needs-newer-torch"}}}}}}}) {
     json document = clean;
     document[section] = finding;
     ReportVerdict judged = judge_report(document);
     EXPECT_TRUE(judged.has_findings) << section;
-    EXPECT_EQ(judged.sections_with_findings, std::vector<std::string>{section});
+    EXPECT_EQ(judged.sections_with_findings, std::vector<std::string>{section == std::string("diffs") ? "diff" : section});
   }
 }
 
@@ -137,9 +137,43 @@ TEST(HtmlReport, CommandOutputsGoToTheSectionTheirShapeNames) {
   add_to_report(document, {{"changes", json::array()}}, "diff.json");
   add_to_report(document, {{"diagnostics", json::array()}}, "lint.json");
   add_to_report(document, {{"binaries", json::array()}}, "audit.json");
-  EXPECT_TRUE(document.contains("matrix") && document.contains("diff") && document.contains("lint") &&
+  EXPECT_TRUE(document.contains("matrix") && document.contains("diffs") && document.contains("lint") &&
               document.contains("audit"));
   EXPECT_THROW(add_to_report(document, {{"releases", json::array()}}, "store.json"), ToolError);
+}
+
+json diff_output(const std::string& from, const std::string& to, json changes) {
+  return {{"old", from}, {"new", to}, {"changes", std::move(changes)}};
+}
+
+TEST(HtmlReport, DiffsOfSeveralReleasePairsShowOldestFirstEachWithItsVerdict) {
+  json document = json::object();
+  add_to_report(document, diff_output("2.10", "2.11", {{{"name", "g"}, {"kind", "added"}, {"verdict", "compatible"}}}),
+                "diff-2.10-2.11.json");
+  add_to_report(document, diff_output("2.9", "2.10", {{{"name", "f"}, {"kind", "added-without-guard"}, {"verdict", "breaking"}}}),
+                "diff-2.9-2.10.json");
+  add_to_report(document, diff_output("2.10", "2.11", json::array()), "again.json");
+  ASSERT_EQ(document["diffs"].size(), 2u);
+  EXPECT_EQ(document["diffs"][0]["old"], "2.9");
+  EXPECT_EQ(document["diffs"][1]["changes"], json::array()) << "a pair added again replaces its earlier diff";
+
+  ReportVerdict verdict = judge_report(document);
+  EXPECT_EQ(verdict.lines, (std::vector<std::string>{"diff 2.9 -> 2.10: 1 changes, 1 breaking",
+                                                      "diff 2.10 -> 2.11: 0 changes, 0 breaking"}));
+  EXPECT_EQ(verdict.sections_with_findings, std::vector<std::string>{"diff"});
+  std::string html = render_html_report(document);
+  auto first = html.find("<h3>2.9 -&gt; 2.10</h3>");
+  auto second = html.find("<h3>2.10 -&gt; 2.11</h3>");
+  ASSERT_NE(first, std::string::npos);
+  ASSERT_NE(second, std::string::npos);
+  EXPECT_LT(first, second);
+}
+
+TEST(HtmlReport, SuppressedBreakingChangeIsNoFinding) {
+  json document = {{"diffs", {diff_output("2.10", "2.11", {{{"name", "torch_from_blob"}, {"kind", "signature-changed"},
+                                                              {"verdict", "breaking"}, {"suppressed", "never shipped"}}})}}};
+  EXPECT_FALSE(judge_report(document).has_findings);
+  EXPECT_NE(render_html_report(document).find("[suppressed: never shipped]"), std::string::npos);
 }
 
 TEST(HtmlReport, SameDocumentRendersToTheSameBytes) {

@@ -1,0 +1,71 @@
+#include "gate/release_gate.h"
+
+#include <fmt/format.h>
+
+#include "baseline/scoped_temp_dir.h"
+#include "core/atomic_file.h"
+#include "core/tool_error.h"
+#include "diff/baseline_diff.h"
+#include "diff/baseline_source.h"
+
+namespace abicheck {
+namespace {
+
+namespace fs = std::filesystem;
+
+TorchVersion last_release_before(const TorchVersion& candidate, const ReleaseGateRequest& request) {
+  if (request.last) {
+    if (request.last->minor_release() >= candidate.minor_release()) {
+      throw ToolError(fmt::format("--last {}: not older than the candidate {}", request.last->to_string(), candidate.to_string()));
+    }
+    if (!fs::is_regular_file(request.baselines / request.last->to_string() / kInventoryFile)) {
+      throw ToolError(fmt::format("{}: no committed baseline of the last release {}",
+                                  (request.baselines / request.last->to_string()).string(), request.last->to_string()));
+    }
+    return request.last->minor_release();
+  }
+  std::optional<TorchVersion> newest_older;
+  for (const auto& directory : committed_baselines(request.baselines)) {
+    TorchVersion release = TorchVersion::parse(directory.filename().string());
+    if (release < candidate.minor_release()) newest_older = release;
+  }
+  if (!newest_older) {
+    throw ToolError(fmt::format("{}: no committed baseline older than the candidate {}", request.baselines.string(),
+                                candidate.to_string()));
+  }
+  return *newest_older;
+}
+
+}  // namespace
+
+bool ReleaseGateResult::has_findings() const {
+  return diff.has_breaking() || lint_exit_code(lint.report) == ExitCode::Findings || matrix.has_findings();
+}
+
+ReleaseGateResult run_release_gate(const ReleaseStore& store, const ReleaseGateRequest& request) {
+  ReleaseGateResult result;
+  result.candidate = resolve_candidate(request.candidate, store);
+  const StoredRelease& candidate = result.candidate.release;
+  result.last = last_release_before(candidate.version, request);
+
+  // The candidate's baseline is always built from its own headers and libraries, never read from
+  // shim_decls/: the gate checks what would ship.
+  const std::string last_dir = (request.baselines / result.last.to_string()).string();
+  ReleaseBaseline old_baseline = obtain_baseline(last_dir, store.root());
+  ReleaseBaseline new_baseline = obtain_baseline(candidate.torch_dir.string(), store.root());
+  result.diff = diff_baselines(old_baseline, new_baseline, {}, last_dir, candidate.torch_dir.string());
+
+  // The lint reads the inventory the baseline already collected instead of parsing the headers again.
+  ScopedTempDir scratch("release-gate");
+  fs::path inventory = scratch.path() / "inventory.json";
+  write_file_atomically(inventory, inventory_to_json(new_baseline.inventory));
+  result.lint = lint_headers(store, {candidate.torch_dir.string(), inventory, request.baselines});
+
+  MatrixOptions matrix = request.matrix;
+  matrix.newest_release = result.last;
+  matrix.runtimes = {candidate};
+  result.matrix = run_matrix(request.spec, store, matrix);
+  return result;
+}
+
+}  // namespace abicheck

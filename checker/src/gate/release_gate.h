@@ -1,0 +1,41 @@
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "diff/abi_change.h"
+#include "gate/candidate_release.h"
+#include "lint/lint_runs.h"
+#include "matrix/matrix_runner.h"
+#include "matrix/matrix_spec.h"
+#include "store/release_store.h"
+
+namespace abicheck {
+
+// What the release gate checks a torch release candidate with.
+struct ReleaseGateRequest {
+  std::string candidate;              // a torch package directory, or a version (from the store)
+  std::optional<TorchVersion> last;   // the release it must stay compatible with (default: the
+                                      // newest committed baseline older than the candidate)
+  MatrixSpec spec;                    // suites and backends of the reference-kernel matrix
+  std::filesystem::path baselines;    // committed shim_decls/
+  MatrixOptions matrix;               // cache, jobs, progress; the gate sets scope and runtime
+};
+
+// The three stages' results, each as its own command would report it.
+struct ReleaseGateResult {
+  ReleaseCandidate candidate;
+  TorchVersion last;
+  AbiDiff diff;     // last release's committed baseline -> the candidate's headers and libraries
+  LintRun lint;     // the candidate's headers against the committed baselines before it
+  MatrixResult matrix;  // builds of releases up to `last` loaded into the candidate
+
+  bool has_findings() const;
+};
+
+// Resolves the candidate (installing a missing store version) and the last release, then runs
+// the diff, the header lint and the matrix. Bad input (no such candidate, no baseline for the
+// last release, a last release not older than the candidate) is a ToolError before any stage runs.
+ReleaseGateResult run_release_gate(const ReleaseStore& store, const ReleaseGateRequest& request);
+
+}  // namespace abicheck

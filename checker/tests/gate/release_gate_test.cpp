@@ -1,0 +1,143 @@
+// The release gate run for real: 2.15's torch package directory from the store stands in for a
+// candidate that is not a store release, checked against 2.14 with a two-cell CPU matrix (the
+// builds of 2.9 and 2.14 loaded into it). What it must find is what the committed baselines and
+// `lint headers` say about 2.15: two generated shims added without a guard, and the H001 errors.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "core/project_paths.h"
+#include "store/release_store.h"
+#include "support/cli.h"
+
+namespace abicheck {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path gate_fixtures = fs::path(TORCH_ABI_CHECK_FIXTURES) / "gate";
+// In the build tree, so a re-run reuses the two builds and cells.
+const fs::path gate_cache = fs::path(TORCH_ABI_CHECK_CLI).parent_path() / "gate-test-cache";
+
+nlohmann::json read_json(const fs::path& file) { return nlohmann::json::parse(std::ifstream(file)); }
+
+std::string read_text(const fs::path& file) {
+  std::ifstream stream(file);
+  return {std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>()};
+}
+
+class ReleaseGate : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ReleaseStore store(ReleaseStore::default_root());
+    auto candidate = store.find("2.15");
+    if (!candidate || !store.find("2.9") || !store.find("2.14")) GTEST_SKIP() << "the torch store lacks 2.9, 2.14 or 2.15";
+    candidate_dir_ = candidate->torch_dir;
+    output_ = fs::temp_directory_path() / ("release-gate-test-" + std::to_string(getpid()));
+    fs::create_directories(output_);
+  }
+  void TearDown() override { fs::remove_all(output_); }
+
+  fs::path candidate_dir_;
+  fs::path output_;
+};
+
+TEST_F(ReleaseGate, TorchDirCandidateAgainstTheLastReleaseFindsWhatTheBaselinesSay) {
+  ProcessResult gate = testing::run_cli({"release-gate", "--candidate", candidate_dir_.string(), "--last", "2.14", "--spec",
+                                         (gate_fixtures / "small-matrix.toml").string(), "--cache-dir", gate_cache.string(),
+                                         "--json", (output_ / "gate.json").string(), "--html", (output_ / "gate.html").string(),
+                                         "--junit", (output_ / "gate.xml").string()});
+  ASSERT_EQ(gate.exit_code, 1) << gate.describe() << "\n" << gate.output;
+  EXPECT_NE(gate.output.find("release gate: torch 2.15.0 against 2.14: fails (diff, lint)"), std::string::npos) << gate.output;
+
+  nlohmann::json document = read_json(output_ / "gate.json");
+  EXPECT_EQ(document["gate"]["candidate"], "2.15.0");
+  EXPECT_EQ(document["gate"]["last"], "2.14");
+  EXPECT_EQ(document["gate"]["from_store"], false);
+
+  // The diff of the candidate's own headers and libraries equals the diff of the committed baselines.
+  ProcessResult committed = testing::run_cli({"diff", (project_root() / "shim_decls/2.14").string(),
+                                              (project_root() / "shim_decls/2.15").string(), "--json",
+                                              (output_ / "committed-diff.json").string()});
+  ASSERT_EQ(committed.exit_code, 1) << committed.output;
+  ASSERT_EQ(document["diffs"].size(), 1u);
+  EXPECT_EQ(document["diffs"][0], read_json(output_ / "committed-diff.json"));
+
+  // The header lint is `lint headers` of 2.15, paths relative to the candidate's include dir.
+  const auto& diagnostics = document["lint"]["diagnostics"];
+  ASSERT_FALSE(diagnostics.empty());
+  EXPECT_TRUE(std::ranges::any_of(diagnostics, [](const nlohmann::json& d) {
+    return d["rule"] == "H001" && d["file"] == "torch/csrc/inductor/aoti_torch/c/shim.h";
+  })) << diagnostics.dump(1);
+
+  // Old builds loaded into the candidate: 2.9 and the last release ("newest" inside the gate), both pass.
+  const auto& cells = document["matrix"]["cells"];
+  ASSERT_EQ(cells.size(), 2u) << cells.dump(1);
+  EXPECT_EQ(cells[0]["build"], "2.9");
+  EXPECT_EQ(cells[1]["build"], "2.14");
+  for (const auto& cell : cells) {
+    EXPECT_EQ(cell["runtime"], "2.15");
+    EXPECT_EQ(cell["outcome"], "pass") << cell.dump(1);
+  }
+
+  std::string html = read_text(output_ / "gate.html");
+  for (const char* part : {"<h1>torch 2.15.0 release gate</h1>", R"(<section id="matrix">)", R"(<section id="diff">)",
+                           R"(<section id="lint">)", "<h3>2.14 -&gt; 2.15</h3>",
+                           "release gate: torch 2.15.0 against 2.14: fails (diff, lint)"}) {
+    EXPECT_NE(html.find(part), std::string::npos) << part;
+  }
+  std::string junit = read_text(output_ / "gate.xml");
+  EXPECT_NE(junit.find(R"(classname="release-gate.diff")"), std::string::npos);
+  EXPECT_NE(junit.find(R"(classname="release-gate.lint")"), std::string::npos);
+  EXPECT_NE(junit.find("<failure"), std::string::npos);
+}
+
+// Bad input stops the gate before any stage runs: one error line, exit 2, no report file.
+struct BadGateInput {
+  const char* name;
+  std::vector<std::string> arguments;  // after --candidate's value
+  std::string candidate;               // "" = 2.15's torch dir
+  std::string expected_message;
+};
+
+class ReleaseGateBadInput : public ReleaseGate {};
+
+TEST_F(ReleaseGateBadInput, EachIsOneLineAndExitTwo) {
+  fs::path no_python = output_ / "env" / "lib" / "python3.11" / "site-packages" / "torch";
+  fs::create_directories(no_python / "include" / "torch");
+  std::ofstream(no_python / "version.py") << "__version__ = '2.16.0a0+git0123abc'\ncuda: Optional[str] = None\n";
+
+  const std::vector<BadGateInput> cases = {
+      {"neither a path nor a version", {}, "no/such/torch", "no/such/torch: neither a torch package directory nor a torch version"},
+      {"a directory that is not torch", {}, gate_fixtures.string(), "not a torch package directory"},
+      {"an environment without python", {}, no_python.string(), "no python for this torch"},
+      {"last release not older", {"--last", "2.15"}, "", "--last 2.15: not older than the candidate 2.15"},
+      {"no baseline of the last release", {"--last", "2.8", "--baselines", (output_ / "none").string()}, "",
+       "no committed baseline of the last release 2.8"},
+      {"no baseline older than the candidate", {"--baselines", (output_ / "none").string()}, "",
+       "no committed baseline older than the candidate 2.15"},
+      {"a bad last version", {"--last", "two"}, "", "two"},
+      {"a bad spec", {"--spec", (fs::path(TORCH_ABI_CHECK_FIXTURES) / "report" / "truncated.json").string()}, "",
+       "truncated.json"},
+  };
+  for (const auto& bad : cases) {
+    fs::path report = output_ / "gate.json";
+    std::vector<std::string> arguments = {"release-gate", "--candidate",
+                                          bad.candidate.empty() ? candidate_dir_.string() : bad.candidate, "--json",
+                                          report.string(), "--cache-dir", gate_cache.string()};
+    arguments.insert(arguments.end(), bad.arguments.begin(), bad.arguments.end());
+    ProcessResult result = testing::run_cli(arguments);
+    EXPECT_EQ(result.exit_code, 2) << bad.name << "\n" << result.output;
+    EXPECT_EQ(std::ranges::count(result.output, '\n'), 1) << bad.name << "\n" << result.output;
+    EXPECT_TRUE(result.output.starts_with("torch-abi-check: error: ")) << bad.name << "\n" << result.output;
+    EXPECT_NE(result.output.find(bad.expected_message), std::string::npos) << bad.name << "\n" << result.output;
+    EXPECT_FALSE(fs::exists(report)) << bad.name;
+  }
+}
+
+}  // namespace
+}  // namespace abicheck
