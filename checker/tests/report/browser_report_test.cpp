@@ -10,33 +10,21 @@
 #include <regex>
 #include <sstream>
 
+#include "report/headless_chromium.h"
 #include "support/cli.h"
 
 namespace abicheck {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::find_chromium;
+using testing::run_chromium;
 
 std::string read_text(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream content;
   content << in.rdbuf();
   return content.str();
-}
-
-fs::path find_chromium() {
-  for (const char* candidate : {"/usr/bin/chromium", "/usr/bin/chromium-browser"}) {
-    if (fs::exists(candidate)) return candidate;
-  }
-  return {};
-}
-
-ProcessResult run_chromium(const fs::path& chromium, const fs::path& profile, const std::vector<std::string>& arguments) {
-  std::vector<std::string> argv = {chromium.string(), "--headless", "--no-sandbox", "--disable-gpu",
-                                   "--user-data-dir=" + profile.string(), "--window-size=1366,900"};
-  argv.insert(argv.end(), arguments.begin(), arguments.end());
-  // Without a D-Bus session chromium logs errors but works; the DOM goes to stdout either way.
-  return run_process({.argv = argv, .timeout = std::chrono::minutes(2)});
 }
 
 TEST(BrowserReport, GridOfARealMatrixRunShowsInHeadlessChromium) {
