@@ -28,5 +28,6 @@ void add_timeline_command(CLI::App& app, const CommonOptions& common, CommandAct
 void add_matrix_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
 void add_report_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
 void add_release_gate_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
+void add_check_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
 
 }  // namespace abicheck

@@ -21,6 +21,11 @@ TEST(WorkflowFiles, ReleaseGateCallsOnlyExistingCommandsAndFlags) {
   EXPECT_EQ(result.exit_code, 0) << result.output;
 }
 
+TEST(WorkflowFiles, PreMergeCallsOnlyExistingCommandsAndFlags) {
+  ProcessResult result = validate({"ci/workflows/pre-merge.yml"});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+}
+
 TEST(WorkflowFiles, ValidatorRejectsAnUnknownSubcommandAndAnUnknownFlag) {
   ProcessResult result = validate({"fixtures/report/workflow-unknown-flag.yml"});
   EXPECT_EQ(result.exit_code, 1) << result.output;

@@ -1,0 +1,435 @@
+#include "check/extension_check.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <unistd.h>
+#include <ranges>
+
+#include "audit/shim_catalog.h"
+#include "core/process.h"
+#include "core/tool_error.h"
+#include "lint/directive_scanner.h"
+#include "lint/extension/extension_sources.h"
+#include "matrix/content_hash.h"
+#include "matrix/shim_exports.h"
+
+namespace abicheck {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::size_t kLogTailLines = 40;
+// Address space of a smoke run: importing a CUDA wheel's torch reserves a lot of it.
+constexpr std::size_t kSmokeMemoryBytes = std::size_t{16384} << 20;
+
+struct DeclaredProjectTarget {
+  std::optional<TorchVersion> version;
+  std::string source;
+  bool defined_by_project = false;  // the build files or sources define TORCH_TARGET_VERSION themselves
+};
+
+std::string where_in(const fs::path& file, int line, const fs::path& project) {
+  return fmt::format("{}:{}", display_path(file, project), line);
+}
+
+std::optional<TorchVersion> target_value(std::string text) {
+  while (!text.empty() && (text.back() == 'u' || text.back() == 'U' || text.back() == 'l' || text.back() == 'L')) {
+    text.pop_back();
+  }
+  auto version = TorchVersion::try_parse(text);
+  if (version) return version->minor_release();
+  return std::nullopt;
+}
+
+std::string origin_name(TargetDefinition::Origin origin) {
+  switch (origin) {
+    case TargetDefinition::Origin::CommandLine: return "compile command";
+    case TargetDefinition::Origin::Source: return "#define";
+    case TargetDefinition::Origin::BuildFile: return "build file";
+    case TargetDefinition::Origin::Option: return "option";
+  }
+  return "?";
+}
+
+// The target as the configuration says it, else as the project's build files, compile commands or
+// sources define it (the lint reads the same places).
+DeclaredProjectTarget find_target(const fs::path& project, const CheckConfig& config) {
+  DeclaredProjectTarget declared;
+  ExtensionSources sources = find_extension_sources(project);
+  // Build files first: they apply to every source.
+  std::vector<TargetDefinition> definitions = sources.build_file_targets;
+  for (const auto& unit : sources.units) {
+    for (const auto& definition : unit.command_line_targets) {
+      if (definition.origin != TargetDefinition::Origin::BuildFile) definitions.push_back(definition);
+    }
+    for (const auto& directive : scan_preprocessor_directives_of(unit.source)) {
+      if (directive.name != "define" || !directive.argument.starts_with("TORCH_TARGET_VERSION ")) continue;
+      std::string value = directive.argument.substr(std::strlen("TORCH_TARGET_VERSION "));
+      value.erase(0, value.find_first_not_of(" \t"));
+      definitions.push_back({{unit.source, directive.line, directive.column}, TargetDefinition::Origin::Source, value,
+                             std::nullopt});
+    }
+  }
+  declared.defined_by_project = !definitions.empty();
+  if (config.target) {
+    declared.version = config.target;
+    declared.source = fmt::format("target in {}", config.file.filename().string());
+    return declared;
+  }
+  for (const auto& definition : definitions) {
+    if (auto version = target_value(definition.value_text)) {
+      declared.version = version;
+      declared.source = fmt::format("TORCH_TARGET_VERSION={} ({} {})", definition.value_text, origin_name(definition.origin),
+                                    where_in(definition.where.file, definition.where.line, project));
+      return declared;
+    }
+  }
+  return declared;
+}
+
+std::string library_label(const ProjectBuild& build, const fs::path& library) {
+  return fmt::format("{} (build {})", fs::relative(library, build.directory).string(), build.release.to_string());
+}
+
+std::string last_line(const std::string& output) {
+  std::size_t end = output.find_last_not_of("\n ");
+  if (end == std::string::npos) return {};
+  std::size_t start = output.rfind('\n', end);
+  return output.substr(start == std::string::npos ? 0 : start + 1, end - (start == std::string::npos ? 0 : start + 1) + 1);
+}
+
+// How one smoke run ended, as a matrix cell verdict. A shell (a `smoke` line runs under /bin/sh)
+// reports a child killed by signal N as exit 128+N.
+void judge_smoke_run(const ProcessResult& process, bool through_shell, ShimExportIndex& exports, MatrixCell& cell) {
+  std::optional<int> signal = process.term_signal;
+  if (!signal && through_shell && process.exit_code && *process.exit_code > 128 && *process.exit_code < 128 + 65) {
+    signal = *process.exit_code - 128;
+  }
+  if (process.timed_out) {
+    cell.outcome = CellOutcome::Timeout;
+    cell.reason = process.describe();
+  } else if (signal) {
+    cell.outcome = CellOutcome::Crash;
+    cell.reason = fmt::format("crashed: signal {} ({})", *signal, strsignal(*signal));
+  } else if (process.succeeded()) {
+    cell.outcome = CellOutcome::Pass;
+    cell.reason = "smoke test passed";
+  } else if (auto symbol = undefined_symbol_in(process.output)) {
+    cell.outcome = CellOutcome::UnexpectedFail;
+    auto first = exports.first_exporting(*symbol);
+    cell.reason = fmt::format("load failed: undefined symbol {} ({})", *symbol,
+                              first ? fmt::format("first exported by torch {}", first->to_string())
+                                    : std::string("exported by no stored release"));
+  } else {
+    cell.outcome = CellOutcome::UnexpectedFail;
+    cell.reason = fmt::format("smoke test failed ({}): {}", process.describe(), last_line(process.output));
+  }
+}
+
+std::map<std::string, std::string> smoke_environment(const StoredRelease& runtime, const ProjectBuild& build,
+                                                     std::optional<TorchVersion> target, const fs::path& run_dir) {
+  const fs::path venv_bin = runtime.python.parent_path();
+  const char* path = std::getenv("PATH");
+  std::vector<std::string> libraries;
+  for (const auto& library : build.libraries) libraries.push_back(library.string());
+  std::map<std::string, std::string> env = {
+      {"PATH", venv_bin.string() + (path != nullptr && *path != '\0' ? std::string(":") + path : "")},
+      {"VIRTUAL_ENV", venv_bin.parent_path().string()},
+      {"PYTHONPATH", build.directory.string()},
+      {"PYTHONDONTWRITEBYTECODE", "1"},
+      {"PYTHONUNBUFFERED", "1"},
+      {"TORCH_ABI_CHECK_LIBRARIES", fmt::format("{}", fmt::join(libraries, ":"))},
+      {"TORCH_ABI_CHECK_LIBRARY", libraries.front()},
+      {"TORCH_ABI_CHECK_BUILD_DIR", build.directory.string()},
+      {"TORCH_ABI_CHECK_BUILD_TORCH", build.release.to_string()},
+      {"TORCH_ABI_CHECK_TORCH", runtime.version.to_string()},
+      {"TORCH_ABI_CHECK_RUN_DIR", run_dir.string()},
+  };
+  if (target) env["TORCH_ABI_CHECK_TARGET"] = target->to_string();
+  return env;
+}
+
+// A command named without a directory is looked up in the smoke run's own PATH (the runtime's venv
+// first), not in ours: exec would otherwise find the host's python.
+std::vector<std::string> resolve_command(std::vector<std::string> argv, const std::string& search_path) {
+  if (argv.front().find('/') != std::string::npos) return argv;
+  std::string_view entries(search_path);
+  while (!entries.empty()) {
+    auto colon = entries.find(':');
+    fs::path candidate = fs::path(entries.substr(0, colon)) / argv.front();
+    if (access(candidate.c_str(), X_OK) == 0) {
+      argv.front() = candidate.string();
+      break;
+    }
+    entries = colon == std::string_view::npos ? std::string_view{} : entries.substr(colon + 1);
+  }
+  return argv;
+}
+
+void lint_stage(const ReleaseStore& store, const StoredRelease& newest, const CheckRequest& request, CheckResult& result) {
+  ExtensionLintRequest lint_request{result.project, result.target, {}, request.baselines};
+  result.lint = lint_extension(store, newest, lint_request);
+  for (const auto& note : result.lint.notes) result.notes.push_back("lint: " + note);
+  for (const auto& diagnostic : result.lint.report.diagnostics) {
+    if (diagnostic.severity != LintSeverity::Error) continue;
+    result.findings.push_back({"lint", where_in(diagnostic.where.file, diagnostic.where.line, result.project),
+                               diagnostic.rule, diagnostic.message});
+  }
+}
+
+// Compiler messages name files by absolute path; the author reads them relative to the project.
+std::string relative_to(std::string text, const fs::path& project) {
+  const std::string prefix = project.string() + "/";
+  for (auto at = text.find(prefix); at != std::string::npos; at = text.find(prefix, at)) text.erase(at, prefix.size());
+  return text;
+}
+
+void build_stage(const ReleaseStore& store, const StoredRelease& newest, const DeclaredProjectTarget& declared,
+                 const CheckRequest& request, CheckResult& result) {
+  std::vector<StoredRelease> releases;
+  if (result.target) releases.push_back(store.require(result.target->to_string()));
+  if (releases.empty() || releases.front().version != newest.version) releases.push_back(newest);
+  for (const auto& release : releases) {
+    ProjectBuildRequest build_request{.project = result.project,
+                                      .kind = *result.build_kind,
+                                      .release = release,
+                                      .target_to_pass = declared.defined_by_project ? std::nullopt : result.target,
+                                      .work_dir = request.work_dir,
+                                      .step_timeout_s = result.config.build_timeout_s,
+                                      .fresh = request.fresh};
+    ProjectBuild build = build_project(build_request);
+    if (request.progress) {
+      request.progress(fmt::format("build against torch {}: {}{}", release.version.to_string(), build.detail,
+                                   build.cached ? " (cached)" : ""));
+    }
+    if (!build.built) {
+      result.findings.push_back({"build", fmt::format("against torch {}", release.version.to_string()), "failed",
+                                 build.first_error.empty()
+                                     ? build.detail
+                                     : fmt::format("{}: {}", build.detail, relative_to(build.first_error, result.project))});
+    }
+    result.builds.push_back(std::move(build));
+  }
+}
+
+std::vector<std::string> imported_shims_newer_than(const ObjectAudit& object, std::optional<TorchVersion> target) {
+  std::vector<std::string> newer;
+  if (!target) return newer;
+  for (const auto& shim : object.shims) {
+    if (!shim.dynamic_lookup && shim.introduced && *shim.introduced > *target) {
+      newer.push_back(fmt::format("{} (since {})", shim.name, shim.introduced->to_string()));
+    }
+  }
+  return newer;
+}
+
+void audit_stage(const CheckRequest& request, CheckResult& result) {
+  std::vector<fs::path> libraries;
+  std::map<std::string, std::string> label_of;
+  for (const auto& build : result.builds) {
+    for (const auto& library : build.libraries) {
+      libraries.push_back(library);
+      label_of[library.string()] = library_label(build, library);
+    }
+  }
+  if (libraries.empty()) return;
+  ShimCatalog catalog = ShimCatalog::load_directory(request.baselines);
+  AuditOptions options;
+  options.target = result.target;
+  result.audit = audit_paths(libraries, catalog, options);
+  for (const auto& object : result.audit.binaries) {
+    if (object.verdict == AuditVerdict::Stable) continue;
+    std::string message = fmt::format("{}", fmt::join(object.reasons, "; "));
+    if (!object.unstable.empty()) {
+      std::vector<std::string> examples;
+      for (std::size_t i = 0; i < std::min<std::size_t>(object.unstable.size(), 3); ++i) {
+        examples.push_back(object.unstable[i].demangled);
+      }
+      message += fmt::format(" (e.g. {})", fmt::join(examples, ", "));
+    }
+    result.findings.push_back({"audit", label_of[object.path], std::string(to_string(object.verdict)), message});
+    // The audit gives one verdict per object; an unstable object that also imports shims newer
+    // than the target breaks in two ways, and the author should hear of both.
+    std::vector<std::string> newer = imported_shims_newer_than(object, result.target);
+    if (object.verdict == AuditVerdict::Unstable && !newer.empty()) {
+      result.findings.push_back({"audit", label_of[object.path], std::string(to_string(AuditVerdict::NeedsNewerTorch)),
+                                 fmt::format("imports {}, newer than the target {}", fmt::join(newer, ", "),
+                                             result.target->to_string())});
+    }
+  }
+  for (const auto& failure : result.audit.failures) {
+    result.findings.push_back({"audit", label_of.contains(failure.path) ? label_of[failure.path] : failure.path,
+                               "error", failure.problem});
+  }
+}
+
+void smoke_stage(const ReleaseStore& store, const CheckRequest& request, CheckResult& result) {
+  if (result.config.smoke.empty()) {
+    result.notes.push_back("no smoke test configured ([tool.torch-abi-check] smoke = \"...\"): nothing was run");
+    return;
+  }
+  std::vector<StoredRelease> runtimes;
+  for (const auto& release : store.releases()) {
+    if (std::ranges::find(result.runtimes, release.version) != result.runtimes.end()) runtimes.push_back(release);
+  }
+  const bool through_shell = result.config.smoke.front() == "/bin/sh";
+  ShimExportIndex exports(store.releases());
+  const std::string suite = result.project.filename().string();
+  for (const auto& build : result.builds) {
+    if (!build.built) continue;
+    for (const auto& runtime : runtimes) {
+      MatrixCell cell{.suite = suite, .backend = Backend::Cpu, .build = build.release,
+                      .target = result.target.value_or(build.release.minor_release()), .runtime = runtime.version,
+                      .expected = Expectation::Pass};
+      const fs::path run_dir = request.work_dir / "runs" /
+                               fmt::format("build-{}-torch-{}", build.release.to_string(), runtime.version.to_string());
+      fs::remove_all(run_dir);
+      fs::create_directories(run_dir);
+      auto env = smoke_environment(runtime, build, result.target, run_dir);
+      ProcessResult process = run_process({.argv = resolve_command(result.config.smoke, env["PATH"]),
+                                           .extra_env = env,
+                                           .working_dir = result.project,
+                                           .timeout = std::chrono::seconds(result.config.timeout_s),
+                                           .memory_limit_bytes = kSmokeMemoryBytes});
+      judge_smoke_run(process, through_shell, exports, cell);
+      cell.duration_s = process.duration.count();
+      cell.log = "$ " + fmt::format("{}", fmt::join(result.config.smoke, " ")) + "\n" + process.tail(kLogTailLines);
+      if (request.progress) {
+        request.progress(fmt::format("smoke build {} on torch {}: {}", build.release.to_string(),
+                                     runtime.version.to_string(), cell.reason));
+      }
+      if (is_finding(cell.outcome)) {
+        result.findings.push_back({"smoke",
+                                   fmt::format("build {} on torch {}", build.release.to_string(), runtime.version.to_string()),
+                                   outcome_name(cell.outcome), cell.reason});
+      }
+      result.smoke.cells.push_back(std::move(cell));
+    }
+  }
+  result.smoke.builds_total = static_cast<int>(result.builds.size());
+  result.smoke.builds_cached = static_cast<int>(std::ranges::count_if(result.builds, &ProjectBuild::cached));
+  for (const auto& cell : result.smoke.cells) result.smoke.wall_s += cell.duration_s;
+}
+
+std::string release_range(const std::vector<TorchVersion>& releases) {
+  if (releases.empty()) return "no stored release";
+  if (releases.size() == 1) return fmt::format("torch {}", releases.front().to_string());
+  return fmt::format("torch {} … {}", releases.front().to_string(), releases.back().to_string());
+}
+
+// Runtimes where every smoke run (of every build that built) passed.
+std::vector<TorchVersion> working_runtimes(const CheckResult& result) {
+  std::vector<TorchVersion> working;
+  for (const auto& runtime : result.runtimes) {
+    bool ran = false;
+    bool passed = true;
+    for (const auto& cell : result.smoke.cells) {
+      if (cell.runtime != runtime) continue;
+      ran = true;
+      passed = passed && cell.outcome == CellOutcome::Pass;
+    }
+    if (ran && passed) working.push_back(runtime);
+  }
+  return working;
+}
+
+void judge(CheckResult& result) {
+  const bool smoke_ran = !result.smoke.cells.empty();
+  std::vector<std::string> builds;
+  for (const auto& build : result.builds) builds.push_back(build.release.to_string());
+  if (!result.has_findings()) {
+    if (!result.build_kind) {
+      result.verdict.push_back(fmt::format("lint clean for {} (not built: no CMakeLists.txt or setup.py)",
+                                           release_range(result.runtimes)));
+    } else if (!smoke_ran) {
+      result.verdict.push_back(fmt::format("builds and audits clean for {} (built against {}; no smoke test ran)",
+                                           release_range(result.runtimes), fmt::join(builds, " and ")));
+    } else {
+      result.verdict.push_back(fmt::format("works on {}: built against {}, lint and audit clean, {} smoke runs passed",
+                                           release_range(result.runtimes), fmt::join(builds, " and "),
+                                           result.smoke.cells.size()));
+    }
+    return;
+  }
+  std::vector<TorchVersion> working = working_runtimes(result);
+  std::string works = working.empty() ? "the smoke test passes on no stored release"
+                      : working.size() == result.runtimes.size()
+                          ? fmt::format("the smoke test passes on {}", release_range(working))
+                          : fmt::format("the smoke test passes only on {}",
+                                        fmt::join(working | std::views::transform(&TorchVersion::to_string), ", "));
+  result.verdict.push_back(fmt::format("does not work on every release of {}: {} finding{}; {}",
+                                       release_range(result.runtimes), result.findings.size(),
+                                       result.findings.size() == 1 ? "" : "s", smoke_ran ? works : "no smoke test ran"));
+  for (const auto& finding : result.findings) {
+    result.verdict.push_back(fmt::format("{} {}: [{}] {}", finding.stage, finding.where, finding.what, finding.message));
+  }
+}
+
+bool is_inside(const fs::path& path, const fs::path& directory) {
+  auto [end, _] = std::ranges::mismatch(directory, path);
+  return end == directory.end();
+}
+
+}  // namespace
+
+fs::path default_check_work_dir(const fs::path& project) {
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  fs::path base = xdg != nullptr && *xdg != '\0' ? fs::path(xdg) : fs::path(home != nullptr ? home : "/tmp") / ".cache";
+  return base / "torch-abi-check" / "check" / ContentHash().add(fs::absolute(project).lexically_normal().string()).hex();
+}
+
+CheckResult run_check(const ReleaseStore& store, const CheckRequest& request) {
+  CheckResult result;
+  result.project = fs::weakly_canonical(fs::absolute(request.project));
+  if (!fs::is_directory(result.project)) throw ToolError(fmt::format("{}: not a directory", request.project.string()));
+  const fs::path work_dir = fs::weakly_canonical(fs::absolute(request.work_dir));
+  if (is_inside(work_dir, result.project)) {
+    throw ToolError(fmt::format("{}: the work dir must be outside the project {}", request.work_dir.string(),
+                                result.project.string()));
+  }
+  CheckRequest resolved = request;
+  resolved.work_dir = work_dir;
+  result.config = load_check_config(result.project, request.config_file);
+  result.build_kind = detect_build_kind(result.project, result.config);
+  const StoredRelease newest = store.require_newest();
+
+  DeclaredProjectTarget declared = find_target(result.project, result.config);
+  result.target = declared.version;
+  result.target_source = declared.source;
+  if (result.target && *result.target > newest.version.minor_release()) {
+    throw ToolError(fmt::format("{}: target {} is newer than the newest stored torch {} (run: torch-abi-check store install)",
+                                result.project.string(), result.target->to_string(), newest.version.to_string()));
+  }
+  if (result.target) {
+    for (const auto& release : store.releases()) {
+      if (release.version.minor_release() >= *result.target) result.runtimes.push_back(release.version);
+    }
+  } else {
+    result.findings.push_back({"target", display_path(result.project, result.project), "no-target",
+                               "no TORCH_TARGET_VERSION: set target in [tool.torch-abi-check] or define it in the build "
+                               "files; checked against the newest torch only"});
+    result.runtimes.push_back(newest.version);
+  }
+
+  lint_stage(store, newest, resolved, result);
+  if (request.progress) request.progress(fmt::format("lint: {} diagnostics", result.lint.report.diagnostics.size()));
+  if (result.build_kind) {
+    build_stage(store, newest, declared, resolved, result);
+    audit_stage(resolved, result);
+    smoke_stage(store, resolved, result);
+  } else {
+    result.notes.push_back("not built: the project has neither CMakeLists.txt nor setup.py (set build in "
+                           "[tool.torch-abi-check]); only its sources were linted");
+  }
+  judge(result);
+  return result;
+}
+
+}  // namespace abicheck

@@ -1,0 +1,64 @@
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "audit/binary_audit.h"
+#include "check/check_config.h"
+#include "check/project_build.h"
+#include "lint/lint_runs.h"
+#include "matrix/matrix_runner.h"
+#include "store/release_store.h"
+
+namespace abicheck {
+
+// `check DIR`: the library author's whole local check as one analysis, returned as plain data
+// (the CLI renders it). Lint the sources at the declared target, build against the store release
+// of the target and the newest, audit the built objects, run the smoke test under every stored
+// release from the target to the newest, and say in one verdict what works and what breaks.
+
+struct CheckRequest {
+  std::filesystem::path project;
+  std::optional<std::filesystem::path> config_file;
+  std::filesystem::path work_dir;   // builds and smoke-run scratch; never inside the project
+  std::filesystem::path baselines;  // committed shim_decls/ (lint E003, audit)
+  bool fresh = false;               // rebuild even when a cached build matches
+  std::function<void(const std::string& line)> progress;  // one line per finished step
+};
+
+// One thing that is wrong, in words a person can act on.
+struct CheckFinding {
+  std::string stage;    // "target", "lint", "build", "audit", "smoke"
+  std::string where;    // "src/ops.cpp:10", "build 2.13", "libops.so (build 2.15)", "build 2.15 on torch 2.14"
+  std::string what;     // "E002", "failed", "unstable", "crash"
+  std::string message;  // why
+};
+
+struct CheckResult {
+  std::filesystem::path project;
+  CheckConfig config;
+  std::optional<ProjectBuildKind> build_kind;
+  std::optional<TorchVersion> target;
+  std::string target_source;  // where the target was read
+  std::vector<TorchVersion> runtimes;  // the releases the smoke test runs under
+  LintRun lint;
+  std::vector<ProjectBuild> builds;  // oldest build release first
+  AuditReport audit;
+  MatrixResult smoke;  // one cell per (build, runtime); suite = the project's directory name
+  std::vector<CheckFinding> findings;  // in stage order, then as each stage reports them
+  std::vector<std::string> notes;      // what a person should know that is not a finding
+  std::vector<std::string> verdict;    // the summary lines: what works, what breaks where and why
+
+  bool has_findings() const { return !findings.empty(); }
+};
+
+// Throws ToolError for bad input (no such directory, bad config, missing store release).
+CheckResult run_check(const ReleaseStore& store, const CheckRequest& request);
+
+// The directory for --work-dir's default: $XDG_CACHE_HOME (or ~/.cache)/torch-abi-check/check/<project hash>.
+std::filesystem::path default_check_work_dir(const std::filesystem::path& project);
+
+}  // namespace abicheck
