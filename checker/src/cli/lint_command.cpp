@@ -22,6 +22,7 @@ struct LintOptions {
   std::optional<std::string> json_path;
   std::optional<std::string> sarif_path;
   fs::path inventory;  // lint headers: an inventory already collected from the headers
+  bool stamp_baseline = false;
 };
 
 ReleaseStore open_store(const CommonOptions& common) {
@@ -60,7 +61,7 @@ ExitCode run_lint_extension(const CommonOptions& common, const LintOptions& opti
 ExitCode run_lint_headers(const CommonOptions& common, const LintOptions& options) {
   auto started = std::chrono::steady_clock::now();
   ReleaseStore store = open_store(common);
-  HeaderLintRequest request{options.torch, options.inventory, baselines_dir(options)};
+  HeaderLintRequest request{options.torch, options.inventory, baselines_dir(options), options.stamp_baseline};
   return write_reports(lint_headers(store, request), options, started);
 }
 
@@ -98,6 +99,9 @@ void add_lint_command(CLI::App& app, const CommonOptions& common, CommandAction&
                       "lint this inventory (as `inventory --json` wrote it from the same headers) instead of "
                       "collecting it again")
       ->check(CLI::ExistingFile);
+  headers->add_flag("--stamp-baseline", options->stamp_baseline,
+                    "collect the inventory, and when it equals the committed <baselines>/<release>/inventory.json, "
+                    "record these headers' hash beside it (inventory.source.json) so that later runs reuse it");
   add_report_options(headers, *options);
   headers->callback([&action, &common, options] {
     action = [&common, options] { return run_lint_headers(common, *options); };

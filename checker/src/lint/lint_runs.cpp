@@ -3,13 +3,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "core/tool_error.h"
 #include "inventory/inventory_collector.h"
 #include "lint/extension/extension_parser.h"
 #include "lint/extension/extension_rules.h"
 #include "lint/extension/extension_sources.h"
+#include "lint/headers/header_lint_input.h"
 #include "lint/headers/header_rules.h"
+#include "lint/headers/inventory_stamp.h"
 
 namespace abicheck {
 
@@ -74,18 +77,50 @@ fs::path header_tree(const ReleaseStore& store, const std::string& torch) {
   throw ToolError(fmt::format("{}: neither a store release nor a tree with torch/csrc/stable", torch));
 }
 
+// The candidate's inventory: the one given, else the committed baseline when its stamp says it
+// was collected from these headers, else collected now (the slow path: ~20 libclang parses).
+ShimInventory candidate_inventory(const fs::path& include_dir, const HeaderLintRequest& request, LintRun& run) {
+  if (!request.inventory.empty()) return load_inventory(request.inventory);
+  auto started = std::chrono::steady_clock::now();
+  auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
+  fs::path baseline_dir = request.baselines / read_release_from_headers(include_dir).minor_release().to_string();
+  if (!request.stamp_baseline) {
+    if (auto stamped = stamped_inventory(baseline_dir, include_dir)) {
+      run.notes.push_back(fmt::format("inventory: {} reused (its stamp matches these headers; checked in {:.1f} s)",
+                                      (baseline_dir / "inventory.json").string(), seconds()));
+      return std::move(*stamped);
+    }
+  }
+  ShimInventory collected = collect_inventory(include_dir);
+  run.notes.push_back(fmt::format("inventory: collected from the headers in {:.1f} s", seconds()));
+  if (request.stamp_baseline) {
+    run.notes.push_back(stamp_inventory(baseline_dir, include_dir, collected)
+                            ? fmt::format("inventory: stamped {} for these headers", baseline_dir.string())
+                            : fmt::format("inventory: not stamped: {}/inventory.json is missing or differs from "
+                                          "what these headers give",
+                                          baseline_dir.string()));
+  }
+  return collected;
+}
+
 }  // namespace
 
 LintRun lint_headers(const ReleaseStore& store, const HeaderLintRequest& request) {
   LintRun run;
-  HeaderLintInput input;
-  input.include_dir = fs::absolute(header_tree(store, request.torch)).lexically_normal();
-  input.candidate =
-      request.inventory.empty() ? collect_inventory(input.include_dir) : load_inventory(request.inventory);
-  for (const auto& release : known_releases(store, request.baselines)) {
-    fs::path file = request.baselines / release.to_string() / "inventory.json";
-    if (release < input.candidate.release.minor_release() && fs::exists(file)) input.earlier.push_back(load_inventory(file));
-  }
+  fs::path include_dir = fs::absolute(header_tree(store, request.torch)).lexically_normal();
+  ShimInventory candidate = candidate_inventory(include_dir, request, run);
+  auto started = std::chrono::steady_clock::now();
+  auto store_headers = [&store](TorchVersion release) -> std::optional<fs::path> {
+    for (const auto& stored : store.releases()) {
+      if (stored.version.minor_release() == release.minor_release()) return stored.include_dir;
+    }
+    return std::nullopt;
+  };
+  HeaderLintInput input = gather_header_lint_input(include_dir, std::move(candidate), request.baselines, store_headers);
+  run.notes.push_back(fmt::format("headers: {} uses of shims by the wrappers (all targets), {} declarations moved in; "
+                                  "found in {:.1f} s",
+                                  input.wrapper_uses.size(), input.moved_in.size(),
+                                  std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()));
   if (input.earlier.empty()) {
     run.notes.push_back(fmt::format("no baseline older than {} in {}; nothing to compare with",
                                     input.candidate.release.to_string(), request.baselines.string()));

@@ -37,6 +37,9 @@ struct HeaderLintRequest {
   std::string torch;                 // a store release ("2.12"), a torch package dir or an include dir
   std::filesystem::path inventory;   // an inventory already collected from those headers (empty: collect)
   std::filesystem::path baselines;   // committed shim_decls/
+  // When the inventory is collected and equals the committed baselines/<release>/inventory.json,
+  // record the headers' hash beside it so that later runs reuse it (see lint/headers/inventory_stamp.h).
+  bool stamp_baseline = false;
 };
 
 // Lints a torch header tree against the committed baselines of the releases before it (H001-H006).

@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <regex>
+#include <sstream>
+
+#include "core/project_paths.h"
 
 namespace abicheck::testing {
 namespace {
@@ -77,6 +80,13 @@ std::vector<std::string> mismatches(const std::vector<LintDiagnostic>& found,
                                    expected[i].rule, expected[i].message_part));
   }
   return problems;
+}
+
+bool has_documentation_section(std::string_view rule_id) {
+  std::ifstream in(project_root() / "docs" / "lint-rules.md");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str().find(fmt::format("## {} ", rule_id)) != std::string::npos;
 }
 
 }  // namespace abicheck::testing

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lint/lint_rule.h"
@@ -23,5 +24,8 @@ std::vector<ExpectedDiagnostic> read_expectations(const std::filesystem::path& f
 // empty when the lint found exactly what the fixture expects.
 std::vector<std::string> mismatches(const std::vector<LintDiagnostic>& found,
                                     const std::vector<ExpectedDiagnostic>& expected);
+
+// Whether docs/lint-rules.md has the rule's section ("## E003 ...").
+bool has_documentation_section(std::string_view rule_id);
 
 }  // namespace abicheck::testing

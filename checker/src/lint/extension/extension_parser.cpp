@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <future>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <unordered_map>
@@ -53,15 +52,6 @@ bool is_under(const fs::path& file, const fs::path& directory) {
   if (directory.empty() || file.empty()) return false;
   auto relative = file.lexically_relative(directory);
   return !relative.empty() && *relative.begin() != "..";
-}
-
-// The name a "not declared" error is about, when its message has one of clang's forms for it.
-std::string missing_name_of(const std::string& message) {
-  static const std::regex pattern(
-      R"(^(?:use of undeclared identifier|unknown type name|no member named|no type named|no template named|use of undeclared) '([^']+)')");
-  std::smatch match;
-  if (!std::regex_search(message, match, pattern)) return {};
-  return match[1].str();
 }
 
 std::string strip_string_literal(const std::string& spelling) {
@@ -138,7 +128,7 @@ class UnitReader {
         CompileError error;
         error.where = expansion_position(clang_getDiagnosticLocation(diagnostic));
         error.message = copy_cx_string(clang_getDiagnosticSpelling(diagnostic));
-        error.missing_name = missing_name_of(error.message);
+        error.missing_name = undeclared_name_in(error.message);
         bool in_appended_probe = error.where.file == facts.source && error.where.line > main_file_lines_;
         if (!in_appended_probe) facts.errors.push_back(std::move(error));
       }

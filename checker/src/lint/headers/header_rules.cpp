@@ -5,21 +5,24 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <map>
 #include <regex>
 #include <sstream>
+#include <tuple>
 
 namespace abicheck {
 namespace {
-
-// A declaration is the same declaration across releases when its name and kind match (its backend
-// label may move, e.g. when 2.10 wrapped ATen/Config.h).
-using DeclarationKey = std::pair<std::string, DeclarationKind>;
 
 DeclarationKey key_of(const ShimDeclaration& d) { return {d.name, d.kind}; }
 
 // Declarations only an extension without any target sees are outside the targeted surface.
 bool is_targeted(const ShimDeclaration& d) { return d.backend != kUntargetedOnly; }
+
+// The version macros are the guards' vocabulary, unguarded by design (H004 checks them).
+bool is_version_macro(const ShimDeclaration& d) {
+  return d.kind == DeclarationKind::Macro && d.name.starts_with("TORCH_VERSION_");
+}
 
 std::string describe(const ShimDeclaration& d) {
   return d.backend.empty() ? fmt::format("'{}'", d.name) : fmt::format("'{}' ({})", d.name, d.backend);
@@ -27,17 +30,6 @@ std::string describe(const ShimDeclaration& d) {
 
 SourcePosition position_of(const HeaderLintInput& input, const ShimDeclaration& d) {
   return {input.include_dir / d.header, d.line, 1};
-}
-
-// The release that first shipped each declaration of the earlier baselines.
-std::map<DeclarationKey, TorchVersion> first_releases(const HeaderLintInput& input) {
-  std::map<DeclarationKey, TorchVersion> first;
-  for (const auto& baseline : input.earlier) {
-    for (const auto& d : baseline.declarations) {
-      if (is_targeted(d)) first.try_emplace(key_of(d), baseline.release.minor_release());
-    }
-  }
-  return first;
 }
 
 std::string normal_signature(const std::string& signature) {
@@ -49,11 +41,11 @@ std::string normal_signature(const std::string& signature) {
 }
 
 void check_guard_too_weak(const HeaderLintInput& input, const LintRule& rule, DiagnosticSink& sink) {
-  auto first = first_releases(input);
+  auto first = first_shipped_releases(input);
   for (const auto& d : input.candidate.declarations) {
-    if (!is_targeted(d)) continue;
+    if (!is_targeted(d) || is_version_macro(d)) continue;
     auto shipped = first.find(key_of(d));
-    if (shipped == first.end() || d.since >= shipped->second) continue;
+    if (shipped == first.end() || d.since >= shipped->second || input.moved_in.contains(key_of(d))) continue;
     sink.report(rule, position_of(input, d),
                 fmt::format("{} is visible at target {} but first shipped in {}: an extension targeting {} "
                             "compiles against it and then fails to load there (missing or too weak guard)",
@@ -62,7 +54,7 @@ void check_guard_too_weak(const HeaderLintInput& input, const LintRule& rule, Di
 }
 
 void check_guard_too_strong(const HeaderLintInput& input, const LintRule& rule, DiagnosticSink& sink) {
-  auto first = first_releases(input);
+  auto first = first_shipped_releases(input);
   for (const auto& d : input.candidate.declarations) {
     if (!is_targeted(d)) continue;
     auto shipped = first.find(key_of(d));
@@ -99,12 +91,13 @@ void check_removed_or_changed(const HeaderLintInput& input, const LintRule& rule
 }
 
 void check_new_declaration_version(const HeaderLintInput& input, const LintRule& rule, DiagnosticSink& sink) {
-  auto first = first_releases(input);
+  auto first = first_shipped_releases(input);
   TorchVersion own = input.candidate.release.minor_release();
   for (const auto& d : input.candidate.declarations) {
-    // The version macros are the guards' vocabulary, unguarded by design (H004 checks them).
-    bool version_macro = d.kind == DeclarationKind::Macro && d.name.starts_with("TORCH_VERSION_");
-    if (!is_targeted(d) || version_macro || first.contains(key_of(d)) || d.since == own) continue;
+    if (!is_targeted(d) || is_version_macro(d) || first.contains(key_of(d)) || d.since == own ||
+        input.moved_in.contains(key_of(d))) {
+      continue;
+    }
     sink.report(rule, position_of(input, d),
                 fmt::format("{} is new in {} but its guard says {}: a new declaration must carry the tree's own "
                             "version (#if TORCH_FEATURE_VERSION >= TORCH_VERSION_{}_{}_0)",
@@ -174,7 +167,74 @@ void check_version_macros(const HeaderLintInput& input, const LintRule& rule, Di
   }
 }
 
+// The stable declaration a wrapper's use names: the C shim function of that name, else a
+// declaration whose name or last name component it is (an undeclared member of an enum).
+const ShimDeclaration* used_declaration(const ShimInventory& inventory, const std::string& name) {
+  if (const ShimDeclaration* function = inventory.find(name)) return function;
+  for (const auto& d : inventory.declarations) {
+    std::string_view declared = d.name;
+    if (auto colons = declared.rfind("::"); colons != std::string_view::npos) declared.remove_prefix(colons + 2);
+    if (declared == name) return &d;
+  }
+  return nullptr;
+}
+
+// A use is broken at a target when the front end found the name undeclared there (the wrapper's
+// guard is weaker than the declaration's), or when it resolved to a shim that first shipped after
+// that target (the extension using the wrapper would not load on the target). Each use is reported
+// once, at the oldest target where it breaks.
+void check_wrapper_uses(const HeaderLintInput& input, const LintRule& rule, DiagnosticSink& sink) {
+  auto first = first_shipped_releases(input);
+  TorchVersion own = input.candidate.release.minor_release();
+  std::map<std::pair<SourcePosition, std::string>, std::pair<const WrapperShimUse*, TorchVersion>> oldest;
+  for (const auto& use : input.wrapper_uses) {
+    const ShimDeclaration* d = used_declaration(input.candidate, use.name);
+    if (!d || !is_targeted(*d)) continue;
+    TorchVersion shipped_in = own;  // new in this tree
+    if (auto shipped = first.find(key_of(*d)); shipped != first.end()) {
+      shipped_in = shipped->second;
+    } else if (input.moved_in.contains(key_of(*d))) {
+      shipped_in = d->since;
+    }
+    TorchVersion needs = std::max(d->since, shipped_in);
+    if (use.declared && use.target >= needs) continue;
+    auto [it, inserted] = oldest.try_emplace({use.where, use.name}, &use, needs);
+    if (!inserted && std::tie(use.target, use.with_backends) < std::tie(it->second.first->target,
+                                                                          it->second.first->with_backends)) {
+      it->second = {&use, needs};
+    }
+  }
+  for (const auto& [key, broken] : oldest) {
+    const auto& [use, needs] = broken;
+    const ShimDeclaration* d = used_declaration(input.candidate, use->name);
+    std::string at = fmt::format("target {}", use->target.to_string());
+    if (use->with_backends) at += fmt::format(" with {}", fmt::join(kBackendDefines, ", "));
+    if (!use->declared) {
+      sink.report(rule, use->where,
+                  fmt::format("{} is used here at {}, where it is not declared (its own guard: {}{}): the wrapper's "
+                              "guard is weaker than the shim's, and the header does not compile at {}",
+                              describe(*d), at, d->since.to_string(),
+                              d->backend.empty() ? "" : " and " + d->backend, use->target.to_string()));
+    } else {
+      sink.report(rule, use->where,
+                  fmt::format("{} is used here at {}, but it first shipped in {}: an extension targeting {} that "
+                              "uses this wrapper fails to load on torch {} (the shim's own guard is too weak too)",
+                              describe(*d), at, needs.to_string(), use->target.to_string(), use->target.to_string()));
+    }
+  }
+}
+
 }  // namespace
+
+std::map<DeclarationKey, TorchVersion> first_shipped_releases(const HeaderLintInput& input) {
+  std::map<DeclarationKey, TorchVersion> first;
+  for (const auto& baseline : input.earlier) {
+    for (const auto& d : baseline.declarations) {
+      if (is_targeted(d)) first.try_emplace(key_of(d), baseline.release.minor_release());
+    }
+  }
+  return first;
+}
 
 const std::vector<HeaderRule>& header_rules() {
   static const std::vector<HeaderRule> rules = {
@@ -190,6 +250,9 @@ const std::vector<HeaderRule>& header_rules() {
       {{"H004", "version-macro", LintSeverity::Error,
         "A TORCH_VERSION_X_Y_0 macro is used in a guard but not defined, or defined with a wrong value."},
        check_version_macros},
+      {{"H005", "wrapper-guard-too-weak", LintSeverity::Error,
+        "Code of the header-only wrappers uses a shim at a target where the shim is not declared or not shipped."},
+       check_wrapper_uses},
       {{"H006", "new-declaration-version", LintSeverity::Error,
         "A new declaration does not carry the tree's own version."},
        check_new_declaration_version},
