@@ -1,0 +1,154 @@
+// Runs `torch-abi-check check` on the three fixture projects of fixtures/check/ against the real
+// torch store: real CMake and setuptools builds, real audits, real smoke runs in each release's
+// Python. Each fixture's expected.json holds its exit code, verdict and findings. Builds are cached
+// under the build tree (check-test-cache/), so a re-run only repeats the smoke runs.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "store/release_store.h"
+#include "support/cli.h"
+
+namespace abicheck {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+const fs::path fixtures = fs::path(TORCH_ABI_CHECK_FIXTURES) / "check";
+const fs::path cache_dir = fs::path(TORCH_ABI_CHECK_CLI).parent_path() / "check-test-cache";
+
+json read_json(const fs::path& file) { return json::parse(std::ifstream(file)); }
+
+std::string read_text(const fs::path& file) {
+  std::ifstream stream(file);
+  return {std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>()};
+}
+
+// Every path under the directory: `check` must leave the author's tree as it found it.
+std::set<std::string> tree_of(const fs::path& directory) {
+  std::set<std::string> paths;
+  for (const auto& entry : fs::recursive_directory_iterator(directory)) {
+    paths.insert(fs::relative(entry.path(), directory).string());
+  }
+  return paths;
+}
+
+bool has_finding(const json& findings, const json& expected) {
+  return std::ranges::any_of(findings, [&](const json& finding) {
+    return finding["stage"] == expected["stage"] && finding["where"] == expected["where"] &&
+           finding["what"] == expected["what"] &&
+           finding["message"].get<std::string>().find(expected["message_contains"].get<std::string>()) != std::string::npos;
+  });
+}
+
+class CheckCommand : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ReleaseStore store(ReleaseStore::default_root());
+    for (const char* version : {"2.13", "2.14", "2.15"}) {
+      if (!store.find(version)) GTEST_SKIP() << "the torch store lacks " << version;
+    }
+    if (store.releases().back().version.minor_release() != TorchVersion{2, 15, 0}) {
+      GTEST_SKIP() << "the expected verdicts assume 2.15 is the newest stored release";
+    }
+    output_ = fs::temp_directory_path() / ("check-test-" + std::to_string(getpid()));
+    fs::create_directories(output_);
+  }
+  void TearDown() override { fs::remove_all(output_); }
+
+  // Runs check on a fixture with every report, and compares the outcome with its expected.json.
+  json check_fixture(const std::string& name) {
+    const fs::path project = fixtures / name;
+    const json expected = read_json(project / "expected.json");
+    const auto before = tree_of(project);
+    ProcessResult result = testing::run_cli({"check", project.string(), "--work-dir", (cache_dir / name).string(),
+                                             "--json", (output_ / "check.json").string(), "--junit",
+                                             (output_ / "check.junit.xml").string(), "--sarif",
+                                             (output_ / "check.sarif").string(), "--html",
+                                             (output_ / "check.html").string()});
+    EXPECT_EQ(result.exit_code, expected["exit_code"].get<int>()) << result.output;
+    EXPECT_EQ(tree_of(project), before) << "check wrote into the project";
+    const json document = read_json(output_ / "check.json");
+    EXPECT_EQ(document["verdict"]["lines"][0], expected["verdict"]) << result.output;
+    EXPECT_EQ(document["findings"].size(), expected["findings"].size()) << document["findings"].dump(1);
+    for (const auto& finding : expected["findings"]) {
+      EXPECT_TRUE(has_finding(document["findings"], finding)) << "missing " << finding.dump() << "\nin "
+                                                              << document["findings"].dump(1);
+    }
+    std::string html = read_text(output_ / "check.html");
+    EXPECT_NE(html.find("id=\"report-data\""), std::string::npos);
+    EXPECT_NE(html.find("<table class=\"grid"), std::string::npos) << "the smoke runs are a matrix grid";
+    return document;
+  }
+
+  fs::path output_;
+};
+
+std::set<std::string> outcomes_by_cell(const json& document) {
+  std::set<std::string> cells;
+  for (const auto& cell : document["matrix"]["cells"]) {
+    cells.insert(cell["build"].get<std::string>() + "/" + cell["runtime"].get<std::string>() + ":" +
+                 cell["outcome"].get<std::string>());
+  }
+  return cells;
+}
+
+TEST_F(CheckCommand, CMakeProjectWorksFromItsTargetToTheNewest) {
+  json document = check_fixture("cmake_ok");
+  EXPECT_EQ(document["build_system"], "cmake");
+  EXPECT_EQ(document["target"], "2.14");
+  EXPECT_EQ(outcomes_by_cell(document),
+            (std::set<std::string>{"2.14/2.14:pass", "2.14/2.15:pass", "2.15/2.14:pass", "2.15/2.15:pass"}));
+  for (const auto& binary : document["audit"]["binaries"]) EXPECT_EQ(binary["verdict"], "stable");
+}
+
+TEST_F(CheckCommand, SetuptoolsProjectWorksFromItsTargetToTheNewest) {
+  json document = check_fixture("setuptools_ok");
+  EXPECT_EQ(document["build_system"], "setuptools");
+  EXPECT_EQ(document["target"], "2.14");
+  EXPECT_EQ(outcomes_by_cell(document),
+            (std::set<std::string>{"2.14/2.14:pass", "2.14/2.15:pass", "2.15/2.14:pass", "2.15/2.15:pass"}));
+}
+
+TEST_F(CheckCommand, BrokenProjectSaysWhatBreaksWhereAndWhy) {
+  json document = check_fixture("broken");
+  EXPECT_EQ(document["target"], "2.13");
+  // Built against 2.15 only (2.13's headers lack the over-target shim): refused on 2.13, crashes on
+  // 2.14, works on 2.15.
+  EXPECT_EQ(outcomes_by_cell(document),
+            (std::set<std::string>{"2.15/2.13:unexpected-fail", "2.15/2.14:crash", "2.15/2.15:pass"}));
+  std::string sarif = read_text(output_ / "check.sarif");
+  EXPECT_NE(sarif.find("\"ruleId\": \"E002\""), std::string::npos) << sarif;
+  EXPECT_NE(sarif.find("\"ruleId\": \"E003\""), std::string::npos) << sarif;
+  std::string junit = read_text(output_ / "check.junit.xml");
+  EXPECT_NE(junit.find("<failure"), std::string::npos);
+  EXPECT_NE(junit.find("<error"), std::string::npos) << "the crash is an error case";
+}
+
+TEST(CheckCommandInput, UnknownConfigKeyIsOneLineNamingTheFileAndTheKey) {
+  const fs::path project = fixtures / "bad_config";
+  ProcessResult result = testing::run_cli({"check", project.string(), "--work-dir",
+                                           (cache_dir / "bad_config").string()});
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_EQ(std::ranges::count(result.output, '\n'), 1) << result.output;
+  EXPECT_NE(result.output.find((project / "pyproject.toml").string() + ": unknown key 'smoke_command'"), std::string::npos)
+      << result.output;
+}
+
+TEST(CheckCommandInput, WorkDirInsideTheProjectIsRefused) {
+  const fs::path project = fixtures / "cmake_ok";
+  ProcessResult result = testing::run_cli({"check", project.string(), "--work-dir", (project / "scratch").string()});
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("the work dir must be outside the project"), std::string::npos) << result.output;
+  EXPECT_FALSE(fs::exists(project / "scratch"));
+}
+
+}  // namespace
+}  // namespace abicheck
