@@ -85,8 +85,11 @@ DeclaredProjectTarget find_target(const fs::path& project, const CheckConfig& co
   for (const auto& definition : definitions) {
     if (auto version = target_value(definition.value_text)) {
       declared.version = version;
+      // A compile command has a file but no line.
+      std::string where = definition.where.line > 0 ? where_in(definition.where.file, definition.where.line, project)
+                                                    : "of " + display_path(definition.where.file, project);
       declared.source = fmt::format("TORCH_TARGET_VERSION={} ({} {})", definition.value_text, origin_name(definition.origin),
-                                    where_in(definition.where.file, definition.where.line, project));
+                                    where);
       return declared;
     }
   }
@@ -363,8 +366,9 @@ void judge(CheckResult& result) {
                           ? fmt::format("the smoke test passes on {}", release_range(working))
                           : fmt::format("the smoke test passes only on {}",
                                         fmt::join(working | std::views::transform(&TorchVersion::to_string), ", "));
-  result.verdict.push_back(fmt::format("does not work on every release of {}: {} finding{}; {}",
-                                       release_range(result.runtimes), result.findings.size(),
+  std::string scope = result.target ? fmt::format("does not work on every release of {}", release_range(result.runtimes))
+                                     : fmt::format("declares no target (checked on {} only)", release_range(result.runtimes));
+  result.verdict.push_back(fmt::format("{}: {} finding{}; {}", scope, result.findings.size(),
                                        result.findings.size() == 1 ? "" : "s", smoke_ran ? works : "no smoke test ran"));
   for (const auto& finding : result.findings) {
     result.verdict.push_back(fmt::format("{} {}: [{}] {}", finding.stage, finding.where, finding.what, finding.message));
@@ -412,7 +416,7 @@ CheckResult run_check(const ReleaseStore& store, const CheckRequest& request) {
       if (release.version.minor_release() >= *result.target) result.runtimes.push_back(release.version);
     }
   } else {
-    result.findings.push_back({"target", display_path(result.project, result.project), "no-target",
+    result.findings.push_back({"target", "project", "no-target",
                                "no TORCH_TARGET_VERSION: set target in [tool.torch-abi-check] or define it in the build "
                                "files; checked against the newest torch only"});
     result.runtimes.push_back(newest.version);
