@@ -1,6 +1,8 @@
 #include "lint/clang_support.h"
 
 #include <fmt/format.h>
+#include <fstream>
+#include <set>
 #include <regex>
 
 #include "core/tool_error.h"
@@ -82,6 +84,44 @@ ParsedUnit::ParsedUnit(const std::filesystem::path& source, const std::vector<st
 ParsedUnit::~ParsedUnit() {
   clang_disposeTranslationUnit(unit_);
   clang_disposeIndex(index_);
+}
+
+std::vector<std::string> system_headers_of(const ParsedUnit& unit,
+                                           const std::function<bool(const std::filesystem::path&)>& is_system) {
+  std::set<std::string> names;
+  visit_descendants(unit.root(), [&](CXCursor cursor) {
+    if (clang_getCursorKind(cursor) != CXCursor_InclusionDirective) return false;
+    CXFile included = clang_getIncludedFile(cursor);
+    if (included && !is_system(cursor_file(cursor)) && is_system(normal_file_path(included))) {
+      names.insert(copy_cx_string(clang_getCursorSpelling(cursor)));
+    }
+    return false;
+  });
+  return {names.begin(), names.end()};
+}
+
+std::optional<std::filesystem::path> precompile_headers(const std::vector<std::string>& headers,
+                                                        const std::vector<std::string>& arguments,
+                                                        const std::filesystem::path& directory) {
+  if (headers.empty()) return std::nullopt;
+  std::filesystem::path prelude = directory / "system_headers.hpp";
+  std::filesystem::path output = directory / "system_headers.pch";
+  {
+    std::ofstream out(prelude);
+    for (const auto& header : headers) out << "#include <" << header << ">\n";
+  }
+  std::vector<const char*> argv;
+  for (const auto& argument : arguments) argv.push_back(argument.c_str());
+  CXIndex index = clang_createIndex(0, 0);
+  CXTranslationUnit unit = nullptr;
+  bool saved = clang_parseTranslationUnit2(index, prelude.c_str(), argv.data(), static_cast<int>(argv.size()), nullptr,
+                                           0, CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization,
+                                           &unit) == CXError_Success &&
+               clang_saveTranslationUnit(unit, output.c_str(), clang_defaultSaveOptions(unit)) == CXSaveError_None;
+  if (unit) clang_disposeTranslationUnit(unit);
+  clang_disposeIndex(index);
+  if (!saved) return std::nullopt;
+  return output;
 }
 
 }  // namespace abicheck

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,5 +53,20 @@ class ParsedUnit {
   CXIndex index_ = nullptr;
   CXTranslationUnit unit_ = nullptr;
 };
+
+// The headers a parse read from outside the code being linted (is_system says which files are
+// outside), spelled as the directives that reach them from that code spell them (<iostream>):
+// what the next parses of the same kind can read from one precompiled header instead.
+std::vector<std::string> system_headers_of(const ParsedUnit& unit,
+                                           const std::function<bool(const std::filesystem::path&)>& is_system);
+
+// Builds a precompiled header of `headers` in `directory` with the language and macro arguments
+// of the parses that will use it (`-x c++-header` and the rest), for their `-include-pch`; nothing
+// when libclang cannot (those parses then read the headers themselves, only slower). A parse may
+// define more macros than the precompiled header saw (TORCH_TARGET_VERSION, USE_CUDA): the
+// system headers do not read them.
+std::optional<std::filesystem::path> precompile_headers(const std::vector<std::string>& headers,
+                                                        const std::vector<std::string>& arguments,
+                                                        const std::filesystem::path& directory);
 
 }  // namespace abicheck

@@ -5,10 +5,12 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <future>
+#include <map>
 #include <set>
 #include <sstream>
 #include <unordered_map>
 
+#include "baseline/scoped_temp_dir.h"
 #include "core/tool_error.h"
 #include "lint/source_text.h"
 #include "lint/clang_support.h"
@@ -235,9 +237,27 @@ std::vector<std::string> front_end_arguments(const UnitToParse& unit, const Pars
   return arguments;
 }
 
-}  // namespace
+// The arguments that build a precompiled header of the system headers for a C++ unit: its own,
+// as a header, without its target (the system headers do not read it); empty when the unit
+// cannot share one (CUDA with its prelude, forced -includes).
+std::vector<std::string> precompiled_header_arguments(const UnitToParse& unit, const ParseEnvironment& environment) {
+  if (unit.language != SourceLanguage::Cxx || std::ranges::count(unit.arguments, "-include")) return {};
+  std::vector<std::string> arguments;
+  for (const auto& argument : front_end_arguments(unit, environment)) {
+    if (argument.find("TORCH_TARGET_VERSION") != std::string::npos) {
+      if (!arguments.empty() && (arguments.back() == "-D" || arguments.back() == "-U")) arguments.pop_back();
+      continue;
+    }
+    arguments.push_back(argument == "c++" ? "c++-header" : argument);
+  }
+  return arguments;
+}
 
-TranslationUnitFacts parse_translation_unit(const UnitToParse& unit, const ParseEnvironment& environment) {
+// Parses one unit; `extra_arguments` come last (-include-pch), and `system_headers`, when given,
+// receives what the unit read from outside torch and the project (see system_headers_of).
+TranslationUnitFacts parse_unit(const UnitToParse& unit, const ParseEnvironment& environment,
+                                const std::vector<std::string>& extra_arguments,
+                                std::vector<std::string>* system_headers) {
   TranslationUnitFacts facts;
   facts.source = unit.source;
   facts.language = unit.language;
@@ -252,7 +272,14 @@ TranslationUnitFacts parse_translation_unit(const UnitToParse& unit, const Parse
                                           kEffectiveTargetVariable);
   std::vector<ParsedUnit::UnsavedFile> unsaved = {{unit.source.string(), probed}};
   if (unit.language == SourceLanguage::Cuda) unsaved.push_back({std::string(kCudaPreludePath), std::string(kCudaPrelude)});
-  ParsedUnit parsed(unit.source, front_end_arguments(unit, environment), unsaved);
+  std::vector<std::string> arguments = front_end_arguments(unit, environment);
+  arguments.insert(arguments.end(), extra_arguments.begin(), extra_arguments.end());
+  ParsedUnit parsed(unit.source, arguments, unsaved);
+  if (system_headers) {
+    *system_headers = system_headers_of(parsed, [&environment](const fs::path& file) {
+      return !file.empty() && !is_under(file, environment.torch_include_dir) && !is_under(file, environment.project_root);
+    });
+  }
   UnitReader reader(parsed, environment, lines);
   reader.read_into(facts);
   facts.project_files.assign(reader.project_files_seen().begin(), reader.project_files_seen().end());
@@ -265,6 +292,12 @@ TranslationUnitFacts parse_translation_unit(const UnitToParse& unit, const Parse
   return facts;
 }
 
+}  // namespace
+
+TranslationUnitFacts parse_translation_unit(const UnitToParse& unit, const ParseEnvironment& environment) {
+  return parse_unit(unit, environment, {}, nullptr);
+}
+
 ExtensionFacts collect_extension_facts(const ExtensionSources& sources, const ParseEnvironment& environment) {
   ExtensionFacts facts;
   facts.root = sources.root;
@@ -272,16 +305,53 @@ ExtensionFacts collect_extension_facts(const ExtensionSources& sources, const Pa
   for (auto& definition : facts.build_file_targets) definition.value = parse_integer_literal(definition.value_text);
   facts.torch_requirements = sources.torch_requirements;
   facts.units.resize(sources.units.size());
-  // Two workers: the CI machine has two cores, and libclang parses independent units in parallel.
-  std::atomic<std::size_t> next{0};
-  auto worker = [&] {
-    for (std::size_t i = next++; i < sources.units.size(); i = next++) {
-      facts.units[i] = parse_translation_unit(sources.units[i], environment);
+
+  // Units whose arguments differ only in their target (the reference kernels: one group per
+  // backend) read the same system headers the same way. The first of each group is parsed as it
+  // is and tells which; the others read them from one precompiled header (about half of a parse).
+  std::map<std::vector<std::string>, std::vector<std::size_t>> groups;
+  for (std::size_t i = 0; i < sources.units.size(); ++i) {
+    groups[precompiled_header_arguments(sources.units[i], environment)].push_back(i);
+  }
+  std::vector<std::size_t> first_round;
+  std::vector<std::size_t> second_round;
+  std::vector<const std::vector<std::string>*> group_of(sources.units.size(), nullptr);
+  for (const auto& [arguments, members] : groups) {
+    bool shared = !arguments.empty() && members.size() > 1;
+    for (std::size_t k = 0; k < members.size(); ++k) {
+      (shared && k > 0 ? second_round : first_round).push_back(members[k]);
+      if (shared) group_of[members[k]] = &arguments;
     }
+  }
+  std::vector<std::vector<std::string>> system_headers(sources.units.size());
+  std::map<const std::vector<std::string>*, std::vector<std::string>> pch_arguments;
+  // Two workers: the CI machine has two cores, and libclang parses independent units in parallel.
+  auto parse_all = [&](const std::vector<std::size_t>& indices) {
+    std::atomic<std::size_t> next{0};
+    auto worker = [&] {
+      for (std::size_t k = next++; k < indices.size(); k = next++) {
+        std::size_t i = indices[k];
+        const auto* group = group_of[i];
+        auto extra = group && pch_arguments.contains(group) ? pch_arguments.at(group) : std::vector<std::string>{};
+        facts.units[i] = parse_unit(sources.units[i], environment, extra, group ? &system_headers[i] : nullptr);
+      }
+    };
+    auto second = std::async(std::launch::async, worker);
+    worker();
+    second.get();
   };
-  auto second = std::async(std::launch::async, worker);
-  worker();
-  second.get();
+  parse_all(first_round);
+  std::optional<ScopedTempDir> scratch;
+  if (!second_round.empty()) scratch.emplace("torch-abi-check-lint");
+  for (const auto& [arguments, members] : groups) {
+    if (!group_of[members.front()]) continue;
+    fs::path directory = scratch->path() / std::to_string(members.front());
+    fs::create_directories(directory);
+    if (auto pch = precompile_headers(system_headers[members.front()], arguments, directory)) {
+      pch_arguments[&arguments] = {"-include-pch", pch->string()};
+    }
+  }
+  parse_all(second_round);
   std::set<fs::path> project_files;
   for (const auto& unit : facts.units) {
     project_files.insert(unit.source);

@@ -3,9 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
-#include <fstream>
-#include <optional>
-#include <set>
 #include <map>
 #include <thread>
 #include <unordered_map>
@@ -118,49 +115,6 @@ class UseReader {
   std::vector<WrapperShimUse> uses_;
 };
 
-// The headers outside the tree that the tree's own headers include, as their directives spell
-// them (<iostream>): what every parse reads again, and what a precompiled header can hold.
-std::vector<std::string> system_headers_of(const ParsedUnit& unit, const fs::path& resolved_include_dir) {
-  auto inside = [&](const fs::path& file) {
-    fs::path relative = file.lexically_relative(resolved_include_dir);
-    return !relative.empty() && *relative.begin() != "..";
-  };
-  std::set<std::string> names;
-  visit_descendants(unit.root(), [&](CXCursor cursor) {
-    if (clang_getCursorKind(cursor) != CXCursor_InclusionDirective) return false;
-    CXFile included = clang_getIncludedFile(cursor);
-    if (!included || !inside(cursor_file(cursor))) return false;
-    if (!inside(fs::path(copy_cx_string(clang_getFileName(included))).lexically_normal())) {
-      names.insert(copy_cx_string(clang_getCursorSpelling(cursor)));
-    }
-    return false;
-  });
-  return {names.begin(), names.end()};
-}
-
-// Builds a precompiled header of `headers` in `directory` for the later parses; nothing when
-// libclang cannot (the parses then read the headers themselves, only slower).
-std::optional<fs::path> precompile(const std::vector<std::string>& headers, const fs::path& directory) {
-  if (headers.empty()) return std::nullopt;
-  fs::path prelude = directory / "system_headers.hpp";
-  fs::path output = directory / "system_headers.pch";
-  {
-    std::ofstream out(prelude);
-    for (const auto& header : headers) out << "#include <" << header << ">\n";
-  }
-  const char* arguments[] = {"-x", "c++-header", "-std=c++17", "-w"};
-  CXIndex index = clang_createIndex(0, 0);
-  CXTranslationUnit unit = nullptr;
-  bool saved = clang_parseTranslationUnit2(index, prelude.c_str(), arguments, 4, nullptr, 0,
-                                           CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization,
-                                           &unit) == CXError_Success &&
-               clang_saveTranslationUnit(unit, output.c_str(), clang_defaultSaveOptions(unit)) == CXSaveError_None;
-  if (unit) clang_disposeTranslationUnit(unit);
-  clang_disposeIndex(index);
-  if (!saved) return std::nullopt;
-  return output;
-}
-
 std::vector<std::string> parse_arguments(const fs::path& include_dir, const WrapperParse& parse) {
   std::vector<std::string> arguments = {"-x", "c++", "-std=c++17", "-w", "-I" + include_dir.string(),
                                         "-DTORCH_TARGET_VERSION=" + parse.target.to_abi_hex(), "-DTORCH_STABLE_ONLY"};
@@ -196,7 +150,12 @@ std::vector<WrapperShimUse> collect_wrapper_shim_uses(const fs::path& include_di
   {
     ParsedUnit first(source, parse_arguments(tree, parses.front()), {{source.string(), umbrella}});
     found.front() = UseReader(first, tree, resolved, parses.front()).read();
-    if (auto pch = precompile(system_headers_of(first, resolved), scratch.path())) {
+    auto outside_tree = [&resolved](const fs::path& file) {
+      fs::path relative = file.lexically_relative(resolved);
+      return relative.empty() || *relative.begin() == "..";
+    };
+    if (auto pch = precompile_headers(system_headers_of(first, outside_tree), {"-x", "c++-header", "-std=c++17", "-w"},
+                                      scratch.path())) {
       pch_arguments = {"-include-pch", pch->string()};
     }
   }
