@@ -143,7 +143,7 @@ details.log[open] { border-left: 3px solid #888; padding-left: .5rem; }
 pre { background: #f7f7f7; padding: .5rem; max-height: 24rem; overflow: auto; white-space: pre-wrap; word-break: break-all; font-size: 12px; }
 td.finding { background: #fde7e7; font-weight: 600; }
 td.path { overflow-wrap: anywhere; max-width: 30rem; }
-td.where { white-space: nowrap; }
+td.where { overflow-wrap: anywhere; max-width: 28rem; }
 .muted { color: #666; }
 )css";
 
