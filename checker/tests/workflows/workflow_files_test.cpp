@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "core/process.h"
 #include "core/project_paths.h"
 
@@ -19,6 +21,13 @@ ProcessResult validate(const std::vector<std::string>& workflows) {
 TEST(WorkflowFiles, ReleaseGateCallsOnlyExistingCommandsAndFlags) {
   ProcessResult result = validate({"ci/workflows/release-gate.yml"});
   EXPECT_EQ(result.exit_code, 0) << result.output;
+}
+
+TEST(WorkflowFiles, ReleaseGateWorkflowRunsTheReleaseGateCommand) {
+  std::ifstream workflow(project_root() / "ci/workflows/release-gate.yml");
+  std::string text{std::istreambuf_iterator<char>(workflow), std::istreambuf_iterator<char>()};
+  EXPECT_NE(text.find("torch-abi-check release-gate --candidate"), std::string::npos)
+      << "the workflow and `release-gate` must stay one thing, not two that drift apart";
 }
 
 TEST(WorkflowFiles, PreMergeCallsOnlyExistingCommandsAndFlags) {
