@@ -21,13 +21,34 @@ namespace fs = std::filesystem;
 constexpr std::string_view kBuildRecipe = "check-project-build/v1";
 constexpr std::size_t kBuildMemoryBytes = std::size_t{8192} << 20;
 
+// Version control data, virtual environments and the author's own build outputs do not change what
+// a fresh build makes, and hashing them (a whole .git) would cost more than the build.
+bool is_outside_the_build_inputs(const fs::path& directory) {
+  std::string name = directory.filename().string();
+  return name.starts_with(".") || name.starts_with("build") || name == "__pycache__" || name == "dist" ||
+         name == "venv" || name.ends_with(".egg-info");
+}
+
+std::vector<fs::path> project_files(const fs::path& project) {
+  std::vector<fs::path> files;
+  for (auto it = fs::recursive_directory_iterator(project); it != fs::recursive_directory_iterator(); ++it) {
+    if (it->is_directory() && is_outside_the_build_inputs(it->path())) {
+      it.disable_recursion_pending();
+    } else if (it->is_regular_file()) {
+      files.push_back(it->path());
+    }
+  }
+  std::ranges::sort(files);
+  return files;
+}
+
 std::string build_key(const ProjectBuildRequest& request) {
   ContentHash hash;
   hash.add(kBuildRecipe).add(build_kind_name(request.kind));
   hash.add(request.release.version.to_full_string()).add(request.release.python.string());
   hash.add(request.target_to_pass ? request.target_to_pass->to_abi_hex() : "project-defined");
   hash.add(host_python());
-  hash.add_tree(request.project);
+  for (const auto& file : project_files(request.project)) hash.add_file(file, request.project);
   return hash.hex();
 }
 
