@@ -3,12 +3,12 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <unistd.h>
+
 #include <algorithm>
-#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <map>
-#include <unistd.h>
 #include <ranges>
 
 #include "audit/shim_catalog.h"

@@ -144,6 +144,25 @@ TEST_F(CheckCommand, ProjectWithoutTargetIsAFindingAndIsCheckedOnTheNewestOnly) 
   EXPECT_EQ(document["notes"].back(), "no smoke test configured ([tool.torch-abi-check] smoke = \"...\"): nothing was run");
 }
 
+// A project known only by its compile_commands.json has nothing to build with: it is linted, and
+// the verdict says it was not built.
+TEST_F(CheckCommand, CompileCommandsOnlyProjectIsLintedNotBuilt) {
+  const fs::path project = output_ / "compile-commands-only";
+  fs::create_directories(project);
+  fs::copy_file(fixtures / "cmake_ok" / "src" / "ops.cpp", project / "ops.cpp");
+  std::ofstream(project / "compile_commands.json")
+      << json::array({{{"directory", project.string()}, {"file", "ops.cpp"},
+                       {"command", "g++ -DTORCH_TARGET_VERSION=0x020E000000000000 -c ops.cpp"}}})
+             .dump();
+  ProcessResult result = testing::run_cli({"check", project.string(), "--work-dir", (output_ / "work").string(),
+                                           "--json", (output_ / "check.json").string()});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  json document = read_json(output_ / "check.json");
+  EXPECT_EQ(document["verdict"]["lines"][0], "lint clean for torch 2.14 … 2.15 (not built: no CMakeLists.txt or setup.py)");
+  EXPECT_TRUE(document["build_system"].is_null());
+  EXPECT_TRUE(document["builds"].empty());
+}
+
 TEST(CheckCommandInput, UnknownConfigKeyIsOneLineNamingTheFileAndTheKey) {
   const fs::path project = fixtures / "bad_config";
   ProcessResult result = testing::run_cli({"check", project.string(), "--work-dir",
