@@ -10,6 +10,7 @@
 #include "cli/command.h"
 #include "core/atomic_file.h"
 #include "core/project_paths.h"
+#include "report/audit_json.h"
 #include "report/junit.h"
 
 namespace abicheck {
@@ -24,73 +25,6 @@ struct AuditCommandOptions {
   std::optional<std::string> junit_path;
   bool verbose = false;
 };
-
-nlohmann::json optional_version(const std::optional<TorchVersion>& version) {
-  return version ? nlohmann::json(version->to_string()) : nlohmann::json(nullptr);
-}
-
-nlohmann::json binary_json(const ObjectAudit& object) {
-  nlohmann::json unstable = nlohmann::json::array();
-  for (const auto& symbol : object.unstable) {
-    unstable.push_back({{"name", symbol.name}, {"demangled", symbol.demangled}, {"namespace", symbol.group}});
-  }
-  nlohmann::json allowed = nlohmann::json::array();
-  for (const auto& [symbol, reason] : object.allowed) {
-    allowed.push_back({{"name", symbol.name}, {"demangled", symbol.demangled}, {"reason", reason}});
-  }
-  nlohmann::json shims = nlohmann::json::array();
-  for (const auto& shim : object.shims) {
-    shims.push_back({{"name", shim.name}, {"since", optional_version(shim.introduced)},
-                     {"use", shim.dynamic_lookup ? "dlsym" : "import"}});
-  }
-  std::map<std::string, nlohmann::json> by_category;
-  for (const auto& symbol : object.imports) {
-    auto& list = by_category[std::string(to_string(symbol.category))];
-    if (list.is_null()) list = nlohmann::json::array();
-    list.push_back(symbol.name);
-  }
-  return {
-      {"path", object.path},
-      {"wheel", object.wheel.empty() ? nlohmann::json(nullptr) : nlohmann::json(object.wheel)},
-      {"verdict", to_string(object.verdict)},
-      {"min_torch", optional_version(object.min_torch)},
-      {"min_torch_to_load", optional_version(object.min_torch_to_load)},
-      {"declared_target", object.declared_target ? nlohmann::json(object.declared_target->version.to_string()) : nullptr},
-      {"declared_target_source", object.declared_target ? nlohmann::json(object.declared_target->source) : nullptr},
-      {"machine", object.machine},
-      {"stripped", object.stripped},
-      {"needed", object.needed},
-      {"unstable_symbols", unstable},
-      {"allowed_symbols", allowed},
-      {"shim_symbols", shims},
-      {"abi3_violations", object.abi3_violations},
-      {"imports", by_category},
-      {"reasons", object.reasons},
-  };
-}
-
-std::string report_json(const AuditReport& report) {
-  nlohmann::json binaries = nlohmann::json::array();
-  for (const auto& object : report.binaries) binaries.push_back(binary_json(object));
-  nlohmann::json wheels = nlohmann::json::array();
-  for (const auto& wheel : report.wheels) {
-    wheels.push_back({{"path", wheel.path},
-                      {"verdict", to_string(wheel.verdict)},
-                      {"min_torch", optional_version(wheel.min_torch)},
-                      {"declared_target", wheel.declared_target ? nlohmann::json(wheel.declared_target->version.to_string()) : nullptr},
-                      {"abi3", wheel.abi3},
-                      {"objects", wheel.object_count}});
-  }
-  nlohmann::json failures = nlohmann::json::array();
-  for (const auto& failure : report.failures) failures.push_back({{"path", failure.path}, {"problem", failure.problem}});
-  nlohmann::json stale = nlohmann::json::array();
-  for (const auto& entry : report.stale_allowlist_entries) {
-    stale.push_back({{"pattern", entry.pattern}, {"line", entry.line}, {"reason", entry.reason}});
-  }
-  nlohmann::json document = {{"binaries", binaries}, {"wheels", wheels}, {"errors", failures},
-                             {"stale_allowlist_entries", stale}};
-  return document.dump(2) + "\n";
-}
 
 std::string report_junit(const AuditReport& report, const std::optional<std::filesystem::path>& allowlist_path) {
   std::vector<JUnitCase> cases;
@@ -184,7 +118,7 @@ ExitCode run_audit(const AuditCommandOptions& options) {
   }
   if (report.binaries.empty()) return ExitCode::ToolError;
 
-  if (options.json_path) write_file_atomically(*options.json_path, report_json(report));
+  if (options.json_path) write_file_atomically(*options.json_path, audit_to_json(report).dump(2) + "\n");
   if (options.junit_path) write_file_atomically(*options.junit_path, report_junit(report, options.allowlist));
   if (options.json_path != "-" && options.junit_path != "-") print_text(report, options.verbose);
   return report.has_findings() ? ExitCode::Findings : ExitCode::Clean;

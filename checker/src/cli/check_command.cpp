@@ -11,6 +11,7 @@
 #include "core/atomic_file.h"
 #include "core/project_paths.h"
 #include "matrix/matrix_report.h"
+#include "report/audit_json.h"
 #include "report/html_report.h"
 #include "report/junit.h"
 
@@ -36,7 +37,7 @@ json optional_version(const std::optional<TorchVersion>& version) {
   return version ? json(version->to_string()) : json(nullptr);
 }
 
-// The audit section in the shape `audit --json` writes (the fields the report renders).
+// The audit section as `audit --json` writes it, with each library named by its build.
 json audit_json(const AuditReport& audit, const CheckResult& result) {
   std::map<std::string, std::string> label_of;
   for (const auto& build : result.builds) {
@@ -45,31 +46,12 @@ json audit_json(const AuditReport& audit, const CheckResult& result) {
           fmt::format("build {}: {}", build.release.to_string(), fs::relative(library, build.directory).string());
     }
   }
-  json binaries = json::array();
-  for (const auto& object : audit.binaries) {
-    json unstable = json::array();
-    for (const auto& symbol : object.unstable) {
-      unstable.push_back({{"name", symbol.name}, {"demangled", symbol.demangled}, {"namespace", symbol.group}});
-    }
-    json shims = json::array();
-    for (const auto& shim : object.shims) {
-      shims.push_back({{"name", shim.name}, {"since", optional_version(shim.introduced)},
-                       {"use", shim.dynamic_lookup ? "dlsym" : "import"}});
-    }
-    binaries.push_back({{"path", label_of.contains(object.path) ? label_of[object.path] : object.path},
-                        {"verdict", to_string(object.verdict)},
-                        {"min_torch", optional_version(object.min_torch)},
-                        {"min_torch_to_load", optional_version(object.min_torch_to_load)},
-                        {"declared_target",
-                         object.declared_target ? json(object.declared_target->version.to_string()) : json(nullptr)},
-                        {"needed", object.needed},
-                        {"unstable_symbols", unstable},
-                        {"shim_symbols", shims},
-                        {"reasons", object.reasons}});
+  json section = audit_to_json(audit);
+  for (auto& binary : section["binaries"]) {
+    auto label = label_of.find(binary["path"].get<std::string>());
+    if (label != label_of.end()) binary["path"] = label->second;
   }
-  json failures = json::array();
-  for (const auto& failure : audit.failures) failures.push_back({{"path", failure.path}, {"problem", failure.problem}});
-  return {{"binaries", binaries}, {"errors", failures}};
+  return section;
 }
 
 // One document in the shape of the report (title, matrix, lint, audit, verdict) plus the check's
