@@ -3,8 +3,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -162,16 +160,7 @@ std::map<std::string, std::string> smoke_environment(const StoredRelease& runtim
 // first), not in ours: exec would otherwise find the host's python.
 std::vector<std::string> resolve_command(std::vector<std::string> argv, const std::string& search_path) {
   if (argv.front().find('/') != std::string::npos) return argv;
-  std::string_view entries(search_path);
-  while (!entries.empty()) {
-    auto colon = entries.find(':');
-    fs::path candidate = fs::path(entries.substr(0, colon)) / argv.front();
-    if (access(candidate.c_str(), X_OK) == 0) {
-      argv.front() = candidate.string();
-      break;
-    }
-    entries = colon == std::string_view::npos ? std::string_view{} : entries.substr(colon + 1);
-  }
+  if (auto found = find_executable(argv.front(), search_path)) argv.front() = found->string();
   return argv;
 }
 

@@ -5,8 +5,8 @@
 #include "cli/command.h"
 #include "core/atomic_file.h"
 #include "core/process.h"
-#include "core/project_paths.h"
 #include "store/release_store.h"
+#include "store/store_script.h"
 
 namespace abicheck {
 namespace {
@@ -60,12 +60,9 @@ ExitCode list_releases(const ReleaseStore& store, const std::optional<std::strin
   return ExitCode::Clean;
 }
 
-// Installing and removing need pip, so they are the Python half's job; its exit code is ours.
-ExitCode run_store_script(const ReleaseStore& store, std::vector<std::string> arguments) {
-  std::vector<std::string> argv = {host_python(), (project_root() / "matrix" / "torch_store.py").string(), "--store",
-                                   store.root().string()};
-  argv.insert(argv.end(), arguments.begin(), arguments.end());
-  ProcessResult result = run_process({.argv = argv, .capture_output = false, .own_process_group = false});
+// The script's exit code is ours.
+ExitCode store_script_exit_code(const ReleaseStore& store, const std::vector<std::string>& arguments) {
+  ProcessResult result = run_store_script(store, arguments);
   if (!result.exit_code) throw ToolError(fmt::format("the store script ended by {}", result.describe()));
   return *result.exit_code == 0 ? ExitCode::Clean : ExitCode::ToolError;
 }
@@ -92,7 +89,7 @@ void add_store_command(CLI::App& app, const CommonOptions& common, CommandAction
       std::vector<std::string> arguments = {"install"};
       if (options->dry_run) arguments.emplace_back("--dry-run");
       arguments.insert(arguments.end(), options->install_versions.begin(), options->install_versions.end());
-      return run_store_script(open_store(common), arguments);
+      return store_script_exit_code(open_store(common), arguments);
     };
   });
 
@@ -117,7 +114,7 @@ void add_store_command(CLI::App& app, const CommonOptions& common, CommandAction
   remove->callback([&action, &common, options] {
     action = [&common, options] {
       TorchVersion::parse(options->version);
-      return run_store_script(open_store(common), {"remove", options->version});
+      return store_script_exit_code(open_store(common), {"remove", options->version});
     };
   });
 }

@@ -145,4 +145,14 @@ ProcessResult run_process(const ProcessSpec& spec) {
   return result;
 }
 
+std::optional<std::filesystem::path> find_executable(const std::string& name, std::string_view search_path) {
+  while (!search_path.empty()) {
+    auto colon = search_path.find(':');
+    std::filesystem::path candidate = std::filesystem::path(search_path.substr(0, colon)) / name;
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+    search_path = colon == std::string_view::npos ? std::string_view{} : search_path.substr(colon + 1);
+  }
+  return std::nullopt;
+}
+
 }  // namespace abicheck

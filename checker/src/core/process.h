@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace abicheck {
@@ -40,5 +41,8 @@ struct ProcessResult {
 // Runs the child; on timeout it (with its process group, when it has one) is killed. Throws ToolError
 // only when the child cannot be started at all.
 ProcessResult run_process(const ProcessSpec& spec);
+
+// The first executable `name` in the directories of `search_path` (a PATH value); nullopt when none.
+std::optional<std::filesystem::path> find_executable(const std::string& name, std::string_view search_path);
 
 }  // namespace abicheck

@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "core/process.h"
-#include "core/project_paths.h"
 #include "core/tool_error.h"
+#include "store/store_script.h"
 
 namespace abicheck {
 namespace {
@@ -50,10 +50,7 @@ fs::path environment_python(const fs::path& torch_dir) {
 }
 
 void install_into_store(const ReleaseStore& store, const std::string& version) {
-  ProcessResult result = run_process({.argv = {host_python(), (project_root() / "matrix" / "torch_store.py").string(),
-                                               "--store", store.root().string(), "install", version},
-                                      .capture_output = false,
-                                      .own_process_group = false});
+  ProcessResult result = run_store_script(store, {"install", version});
   if (!result.succeeded()) throw ToolError(fmt::format("torch {}: the store could not install it ({})", version, result.describe()));
 }
 

@@ -28,13 +28,7 @@ std::optional<std::string> find_tool(const std::string& name, const std::string&
                                      const std::vector<std::string>& fallbacks) {
   if (const char* value = std::getenv(environment_override.c_str()); value != nullptr && *value != '\0') return value;
   if (const char* path = std::getenv("PATH")) {
-    std::string_view entries(path);
-    while (!entries.empty()) {
-      auto colon = entries.find(':');
-      fs::path candidate = fs::path(entries.substr(0, colon)) / name;
-      if (access(candidate.c_str(), X_OK) == 0) return candidate.string();
-      entries = colon == std::string_view::npos ? std::string_view{} : entries.substr(colon + 1);
-    }
+    if (auto found = find_executable(name, path)) return found->string();
   }
   for (const auto& fallback : fallbacks) {
     if (access(fallback.c_str(), X_OK) == 0) return fallback;
