@@ -11,8 +11,10 @@
 
 #include "audit/shim_catalog.h"
 #include "core/process.h"
+#include "core/project_paths.h"
 #include "core/tool_error.h"
 #include "lint/directive_scanner.h"
+#include "lint/extension/extension_rules.h"
 #include "lint/extension/extension_sources.h"
 #include "matrix/content_hash.h"
 #include "matrix/shim_exports.h"
@@ -36,11 +38,10 @@ std::string where_in(const fs::path& file, int line, const fs::path& project) {
   return fmt::format("{}:{}", display_path(file, project), line);
 }
 
-std::optional<TorchVersion> target_value(std::string text) {
-  while (!text.empty() && (text.back() == 'u' || text.back() == 'U' || text.back() == 'l' || text.back() == 'L')) {
-    text.pop_back();
-  }
-  auto version = TorchVersion::try_parse(text);
+// A target as the project writes it: a C++ literal (0x020A000000000000ULL) or a version ("2.10").
+std::optional<TorchVersion> target_value(const std::string& text) {
+  auto literal = parse_integer_literal(text);
+  auto version = literal ? TorchVersion::from_abi_value(*literal) : TorchVersion::try_parse(text);
   if (version) return version->minor_release();
   return std::nullopt;
 }
@@ -94,16 +95,6 @@ DeclaredProjectTarget find_target(const fs::path& project, const CheckConfig& co
   return declared;
 }
 
-std::string library_label(const ProjectBuild& build, const fs::path& library) {
-  return fmt::format("{} (build {})", fs::relative(library, build.directory).string(), build.release.to_string());
-}
-
-std::string last_line(const std::string& output) {
-  std::size_t end = output.find_last_not_of("\n ");
-  if (end == std::string::npos) return {};
-  std::size_t start = output.rfind('\n', end);
-  return output.substr(start == std::string::npos ? 0 : start + 1, end - (start == std::string::npos ? 0 : start + 1) + 1);
-}
 
 // How one smoke run ended, as a matrix cell verdict. A shell (a `smoke` line runs under /bin/sh)
 // reports a child killed by signal N as exit 128+N.
@@ -129,7 +120,7 @@ void judge_smoke_run(const ProcessResult& process, bool through_shell, ShimExpor
                                     : std::string("exported by no stored release"));
   } else {
     cell.outcome = CellOutcome::UnexpectedFail;
-    cell.reason = fmt::format("smoke test failed ({}): {}", process.describe(), last_line(process.output));
+    cell.reason = fmt::format("smoke test failed ({}): {}", process.describe(), process.tail(1));
   }
 }
 
@@ -223,13 +214,7 @@ std::vector<std::string> imported_shims_newer_than(const ObjectAudit& object, st
 
 void audit_stage(const CheckRequest& request, CheckResult& result) {
   std::vector<fs::path> libraries;
-  std::map<std::string, std::string> label_of;
-  for (const auto& build : result.builds) {
-    for (const auto& library : build.libraries) {
-      libraries.push_back(library);
-      label_of[library.string()] = library_label(build, library);
-    }
-  }
+  for (const auto& build : result.builds) libraries.insert(libraries.end(), build.libraries.begin(), build.libraries.end());
   if (libraries.empty()) return;
   ShimCatalog catalog = ShimCatalog::load_directory(request.baselines);
   AuditOptions options;
@@ -245,19 +230,18 @@ void audit_stage(const CheckRequest& request, CheckResult& result) {
       }
       message += fmt::format(" (e.g. {})", fmt::join(examples, ", "));
     }
-    result.findings.push_back({"audit", label_of[object.path], std::string(to_string(object.verdict)), message});
+    result.findings.push_back({"audit", library_label(result, object.path), std::string(to_string(object.verdict)), message});
     // The audit gives one verdict per object; an unstable object that also imports shims newer
     // than the target breaks in two ways, and the author should hear of both.
     std::vector<std::string> newer = imported_shims_newer_than(object, result.target);
     if (object.verdict == AuditVerdict::Unstable && !newer.empty()) {
-      result.findings.push_back({"audit", label_of[object.path], std::string(to_string(AuditVerdict::NeedsNewerTorch)),
+      result.findings.push_back({"audit", library_label(result, object.path), std::string(to_string(AuditVerdict::NeedsNewerTorch)),
                                  fmt::format("imports {}, newer than the target {}", fmt::join(newer, ", "),
                                              result.target->to_string())});
     }
   }
   for (const auto& failure : result.audit.failures) {
-    result.findings.push_back({"audit", label_of.contains(failure.path) ? label_of[failure.path] : failure.path,
-                               "error", failure.problem});
+    result.findings.push_back({"audit", library_label(result, failure.path), "error", failure.problem});
   }
 }
 
@@ -371,11 +355,19 @@ bool is_inside(const fs::path& path, const fs::path& directory) {
 
 }  // namespace
 
+std::string library_label(const CheckResult& result, const std::string& path) {
+  for (const auto& build : result.builds) {
+    for (const auto& library : build.libraries) {
+      if (library.string() == path) {
+        return fmt::format("{} (build {})", fs::relative(library, build.directory).string(), build.release.to_string());
+      }
+    }
+  }
+  return path;
+}
+
 fs::path default_check_work_dir(const fs::path& project) {
-  const char* xdg = std::getenv("XDG_CACHE_HOME");
-  const char* home = std::getenv("HOME");
-  fs::path base = xdg != nullptr && *xdg != '\0' ? fs::path(xdg) : fs::path(home != nullptr ? home : "/tmp") / ".cache";
-  return base / "torch-abi-check" / "check" / ContentHash().add(fs::absolute(project).lexically_normal().string()).hex();
+  return user_cache_dir() / "check" / ContentHash().add(fs::absolute(project).lexically_normal().string()).hex();
 }
 
 CheckResult run_check(const ReleaseStore& store, const CheckRequest& request) {

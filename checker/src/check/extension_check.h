@@ -58,6 +58,9 @@ struct CheckResult {
 // Throws ToolError for bad input (no such directory, bad config, missing store release).
 CheckResult run_check(const ReleaseStore& store, const CheckRequest& request);
 
+// How a built library is named to the author: "libops.so (build 2.15)"; other paths as they are.
+std::string library_label(const CheckResult& result, const std::string& path);
+
 // The directory for --work-dir's default: $XDG_CACHE_HOME (or ~/.cache)/torch-abi-check/check/<project hash>.
 std::filesystem::path default_check_work_dir(const std::filesystem::path& project);
 

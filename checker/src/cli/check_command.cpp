@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <iostream>
-#include <map>
 #include <nlohmann/json.hpp>
 
 #include "check/extension_check.h"
@@ -38,19 +37,9 @@ json optional_version(const std::optional<TorchVersion>& version) {
 }
 
 // The audit section as `audit --json` writes it, with each library named by its build.
-json audit_json(const AuditReport& audit, const CheckResult& result) {
-  std::map<std::string, std::string> label_of;
-  for (const auto& build : result.builds) {
-    for (const auto& library : build.libraries) {
-      label_of[library.string()] =
-          fmt::format("build {}: {}", build.release.to_string(), fs::relative(library, build.directory).string());
-    }
-  }
-  json section = audit_to_json(audit);
-  for (auto& binary : section["binaries"]) {
-    auto label = label_of.find(binary["path"].get<std::string>());
-    if (label != label_of.end()) binary["path"] = label->second;
-  }
+json audit_json(const CheckResult& result) {
+  json section = audit_to_json(result.audit);
+  for (auto& binary : section["binaries"]) binary["path"] = library_label(result, binary["path"].get<std::string>());
   return section;
 }
 
@@ -85,7 +74,7 @@ json check_document(const CheckResult& result) {
       {"notes", result.notes},
       {"verdict", {{"lines", result.verdict}}},
   };
-  if (!result.audit.binaries.empty() || !result.audit.failures.empty()) document["audit"] = audit_json(result.audit, result);
+  if (!result.audit.binaries.empty() || !result.audit.failures.empty()) document["audit"] = audit_json(result);
   return document;
 }
 
@@ -125,10 +114,9 @@ void print_text(const CheckResult& result) {
     fmt::print("build against torch {}: {}{}{}\n", build.release.to_string(), build.detail, build.cached ? " (cached)" : "",
                libraries.empty() ? "" : fmt::format(": {}", fmt::join(libraries, ", ")));
   }
-  const json audit = audit_json(result.audit, result);
-  for (const auto& binary : audit["binaries"]) {
-    fmt::print("audit {}: {}, min torch {}\n", binary["path"].get<std::string>(), binary["verdict"].get<std::string>(),
-               binary["min_torch"].is_null() ? "-" : binary["min_torch"].get<std::string>());
+  for (const auto& object : result.audit.binaries) {
+    fmt::print("audit {}: {}, min torch {}\n", library_label(result, object.path), to_string(object.verdict),
+               object.min_torch ? object.min_torch->to_string() : "-");
   }
   if (!result.smoke.cells.empty()) fmt::print("smoke runs (rows: build / target, columns: runtime)\n{}", render_matrix_grid(result.smoke));
   for (const auto& note : result.notes) fmt::print("note: {}\n", note);

@@ -14,4 +14,12 @@ std::string host_python() {
   return "python3";
 }
 
+std::filesystem::path user_cache_dir() {
+  if (const char* cache = std::getenv("XDG_CACHE_HOME"); cache != nullptr && *cache != '\0') {
+    return std::filesystem::path(cache) / "torch-abi-check";
+  }
+  const char* home = std::getenv("HOME");
+  return std::filesystem::path(home != nullptr ? home : "/tmp") / ".cache" / "torch-abi-check";
+}
+
 }  // namespace abicheck

@@ -209,9 +209,7 @@ bool MatrixResult::has_findings() const {
 }
 
 fs::path default_matrix_cache_dir() {
-  const char* xdg = std::getenv("XDG_CACHE_HOME");
-  fs::path base = xdg != nullptr && *xdg != '\0' ? fs::path(xdg) : fs::path(std::getenv("HOME") ? std::getenv("HOME") : "/tmp") / ".cache";
-  return base / "torch-abi-check" / "matrix-cache";
+  return user_cache_dir() / "matrix-cache";
 }
 
 std::vector<MatrixCell> plan_matrix(const MatrixSpec& spec, const ReleaseStore& store, const MatrixOptions& options) {

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "core/project_paths.h"
 #include "core/tool_error.h"
 
 namespace fs = std::filesystem;
@@ -55,11 +56,7 @@ ReleaseStore::ReleaseStore(fs::path root) : root_(std::move(root)) {}
 
 fs::path ReleaseStore::default_root() {
   if (const char* store = std::getenv("TORCH_ABI_CHECK_STORE"); store != nullptr && *store != '\0') return store;
-  if (const char* cache = std::getenv("XDG_CACHE_HOME"); cache != nullptr && *cache != '\0') {
-    return fs::path(cache) / "torch-abi-check";
-  }
-  const char* home = std::getenv("HOME");
-  return fs::path(home != nullptr ? home : "/tmp") / ".cache" / "torch-abi-check";
+  return user_cache_dir();
 }
 
 std::vector<StoredRelease> ReleaseStore::releases() const {
