@@ -2,26 +2,20 @@
 
 #include <algorithm>
 #include <fmt/format.h>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <zlib.h>
 
 #include "baseline/abi_probe.h"
 #include "core/atomic_file.h"
+#include "core/file_text.h"
 #include "core/tool_error.h"
 
 namespace abicheck {
 namespace {
 
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ToolError(fmt::format("{}: cannot be read", path.string()));
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 ShimExports load_exports(const std::filesystem::path& path) {
   try {
-    auto document = nlohmann::json::parse(read_file(path));
+    auto document = nlohmann::json::parse(read_file_text(path));
     ShimExports exports;
     for (const auto& [library, names] : document.at("libraries").items()) {
       exports.by_library[library] = names.get<std::vector<std::string>>();
@@ -87,7 +81,7 @@ ReleaseBaseline load_baseline(const std::filesystem::path& directory) {
   ReleaseBaseline baseline;
   baseline.inventory = load_inventory(directory / kInventoryFile);
   std::filesystem::path model = directory / kAbiModelFile;
-  baseline.abixml = gzip_decompress(read_file(model), model.string());
+  baseline.abixml = gzip_decompress(read_file_text(model), model.string());
   if (baseline.abixml.find("<abi-corpus") == std::string::npos || baseline.abixml.find("</abi-corpus>") == std::string::npos) {
     throw ToolError(fmt::format("{}: not an ABIXML corpus", model.string()));
   }

@@ -1,6 +1,6 @@
 #include "lint/directive_scanner.h"
 
-#include "lint/source_text.h"
+#include "core/file_text.h"
 
 namespace abicheck {
 namespace {
@@ -85,7 +85,7 @@ std::vector<PreprocessorDirective> scan_preprocessor_directives(std::string_view
 }
 
 std::vector<PreprocessorDirective> scan_preprocessor_directives_of(const std::filesystem::path& file) {
-  return scan_preprocessor_directives(read_source_text(file));
+  return scan_preprocessor_directives(read_file_text(file));
 }
 
 }  // namespace abicheck

@@ -12,7 +12,7 @@
 
 #include "baseline/scoped_temp_dir.h"
 #include "core/tool_error.h"
-#include "lint/source_text.h"
+#include "core/file_text.h"
 #include "lint/clang_support.h"
 #include "lint/directive_scanner.h"
 #include "lint/extension/extension_rules.h"
@@ -265,7 +265,7 @@ TranslationUnitFacts parse_unit(const UnitToParse& unit, const ParseEnvironment&
 
   // The probe appended to the main file (in memory) lets the front end evaluate the target the
   // way the compiler would, whatever expression or #undef/#define sequence defines it.
-  std::string text = read_source_text(unit.source);
+  std::string text = read_file_text(unit.source);
   int lines = count_lines(text);
   std::string probed = text + fmt::format("\n#ifdef TORCH_TARGET_VERSION\nstatic constexpr unsigned long long {} = "
                                           "TORCH_TARGET_VERSION;\n#endif\n",

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "core/tool_error.h"
-#include "lint/source_text.h"
+#include "core/file_text.h"
 
 namespace abicheck {
 namespace {
@@ -110,7 +110,7 @@ void keep_front_end_flags(const std::vector<std::string>& words, const fs::path&
 std::vector<UnitToParse> read_compile_commands(const fs::path& database) {
   nlohmann::json document;
   try {
-    document = nlohmann::json::parse(read_source_text(database));
+    document = nlohmann::json::parse(read_file_text(database));
   } catch (const nlohmann::json::exception& error) {
     throw ToolError(fmt::format("{}: not valid JSON: {}", database.string(), error.what()));
   }
@@ -220,7 +220,7 @@ void scan_torch_requirements(const fs::path& file, const std::string& text, std:
 
 void read_build_files(const fs::path& root, ExtensionSources& sources) {
   for (const auto& file : project_files(root, is_build_file)) {
-    std::string text = read_source_text(file);
+    std::string text = read_file_text(file);
     std::string name = file.filename().string();
     if (name == "CMakeLists.txt" || file.extension() == ".cmake" || name == "setup.py") {
       scan_target_definitions(file, text, sources.build_file_targets);

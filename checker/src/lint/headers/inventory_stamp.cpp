@@ -4,7 +4,7 @@
 
 #include "core/atomic_file.h"
 #include "inventory/stable_header_tree.h"
-#include "lint/source_text.h"
+#include "core/file_text.h"
 #include "matrix/content_hash.h"
 
 namespace abicheck {
@@ -21,9 +21,9 @@ std::optional<ShimInventory> stamped_inventory(const fs::path& baseline_dir, con
   fs::path inventory_file = baseline_dir / "inventory.json";
   fs::path stamp_file = baseline_dir / kInventoryStampFile;
   if (!fs::is_regular_file(inventory_file) || !fs::is_regular_file(stamp_file)) return std::nullopt;
-  auto stamp = nlohmann::json::parse(read_source_text(stamp_file), nullptr, false);
+  auto stamp = nlohmann::json::parse(read_file_text(stamp_file), nullptr, false);
   if (!stamp.is_object() || !stamp.contains("inventory") || !stamp.contains("stable_headers")) return std::nullopt;
-  if (stamp["inventory"] != ContentHash().add(read_source_text(inventory_file)).hex() ||
+  if (stamp["inventory"] != ContentHash().add(read_file_text(inventory_file)).hex() ||
       stamp["stable_headers"] != stable_headers_hash(include_dir)) {
     return std::nullopt;
   }
@@ -33,7 +33,7 @@ std::optional<ShimInventory> stamped_inventory(const fs::path& baseline_dir, con
 bool stamp_inventory(const fs::path& baseline_dir, const fs::path& include_dir, const ShimInventory& collected) {
   fs::path inventory_file = baseline_dir / "inventory.json";
   if (!fs::is_regular_file(inventory_file)) return false;
-  std::string committed = read_source_text(inventory_file);
+  std::string committed = read_file_text(inventory_file);
   if (committed != inventory_to_json(collected)) return false;
   nlohmann::ordered_json stamp = {{"inventory", ContentHash().add(committed).hex()},
                                   {"stable_headers", stable_headers_hash(include_dir)}};

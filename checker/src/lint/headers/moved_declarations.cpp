@@ -7,7 +7,7 @@
 #include "inventory/inventory_collector.h"
 #include "inventory/stable_header_tree.h"
 #include "lint/directive_scanner.h"
-#include "lint/source_text.h"
+#include "core/file_text.h"
 
 namespace abicheck {
 namespace {
@@ -48,7 +48,7 @@ std::map<std::string, std::vector<std::string>> includers_of(const fs::path& inc
     std::string relative = it->path().lexically_relative(include_dir).generic_string();
     std::string extension = it->path().extension().string();
     if (is_stable_header(relative) || (extension != ".h" && extension != ".hpp" && extension != ".cuh")) continue;
-    std::string text = read_source_text(it->path());
+    std::string text = read_file_text(it->path());
     if (std::ranges::none_of(headers, [&](const std::string& h) { return text.find(h) != std::string::npos; })) continue;
     for (const auto& directive : scan_preprocessor_directives(text)) {
       if (directive.name != "include" || directive.argument.size() < 2) continue;

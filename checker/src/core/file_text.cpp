@@ -1,4 +1,4 @@
-#include "lint/source_text.h"
+#include "core/file_text.h"
 
 #include <fmt/format.h>
 #include <fstream>
@@ -8,7 +8,7 @@
 
 namespace abicheck {
 
-std::string read_source_text(const std::filesystem::path& file) {
+std::string read_file_text(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw ToolError(fmt::format("{}: cannot be read", file.string()));
   std::ostringstream text;
