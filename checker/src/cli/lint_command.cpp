@@ -61,7 +61,8 @@ ExitCode run_lint_extension(const CommonOptions& common, const LintOptions& opti
 ExitCode run_lint_headers(const CommonOptions& common, const LintOptions& options) {
   auto started = std::chrono::steady_clock::now();
   ReleaseStore store = open_store(common);
-  HeaderLintRequest request{options.torch, options.inventory, baselines_dir(options), options.stamp_baseline};
+  HeaderLintRequest request{options.torch, std::nullopt, baselines_dir(options), options.stamp_baseline};
+  if (!options.inventory.empty()) request.inventory = load_inventory(options.inventory);
   return write_reports(lint_headers(store, request), options, started);
 }
 

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "baseline/scoped_temp_dir.h"
-#include "core/atomic_file.h"
 #include "core/tool_error.h"
 #include "diff/baseline_diff.h"
 #include "diff/baseline_source.h"
@@ -55,11 +53,8 @@ ReleaseGateResult run_release_gate(const ReleaseStore& store, const ReleaseGateR
   ReleaseBaseline new_baseline = obtain_baseline(candidate.torch_dir.string(), store.root());
   result.diff = diff_baselines(old_baseline, new_baseline, {}, last_dir, candidate.torch_dir.string());
 
-  // The lint reads the inventory the baseline already collected instead of parsing the headers again.
-  ScopedTempDir scratch("release-gate");
-  fs::path inventory = scratch.path() / "inventory.json";
-  write_file_atomically(inventory, inventory_to_json(new_baseline.inventory));
-  result.lint = lint_headers(store, {candidate.torch_dir.string(), inventory, request.baselines});
+  // The lint takes the inventory the baseline already collected instead of parsing the headers again.
+  result.lint = lint_headers(store, {candidate.torch_dir.string(), new_baseline.inventory, request.baselines});
 
   MatrixOptions matrix = request.matrix;
   matrix.newest_release = result.last;

@@ -80,7 +80,7 @@ fs::path header_tree(const ReleaseStore& store, const std::string& torch) {
 // The candidate's inventory: the one given, else the committed baseline when its stamp says it
 // was collected from these headers, else collected now (the slow path: ~20 libclang parses).
 ShimInventory candidate_inventory(const fs::path& include_dir, const HeaderLintRequest& request, LintRun& run) {
-  if (!request.inventory.empty()) return load_inventory(request.inventory);
+  if (request.inventory) return *request.inventory;
   auto started = std::chrono::steady_clock::now();
   auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
   fs::path baseline_dir = request.baselines / read_release_from_headers(include_dir).minor_release().to_string();

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/torch_version.h"
+#include "inventory/shim_inventory.h"
 #include "lint/lint_output.h"
 #include "store/release_store.h"
 
@@ -35,7 +36,7 @@ LintRun lint_extension(const ReleaseStore& store, const StoredRelease& build, co
 
 struct HeaderLintRequest {
   std::string torch;                 // a store release ("2.12"), a torch package dir or an include dir
-  std::filesystem::path inventory;   // an inventory already collected from those headers (empty: collect)
+  std::optional<ShimInventory> inventory;  // already collected from those headers (none: reuse or collect)
   std::filesystem::path baselines;   // committed shim_decls/
   // When the inventory is collected and equals the committed baselines/<release>/inventory.json,
   // record the headers' hash beside it so that later runs reuse it (see lint/headers/inventory_stamp.h).
