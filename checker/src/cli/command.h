@@ -3,8 +3,12 @@
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <functional>
+#include <nlohmann/json_fwd.hpp>
 
 #include "core/tool_error.h"
+#include "matrix/matrix_runner.h"
+#include "store/release_store.h"
+#include "report/report_formats.h"
 
 namespace abicheck {
 
@@ -12,6 +16,34 @@ namespace abicheck {
 struct CommonOptions {
   std::filesystem::path store_root;  // --store; empty means ReleaseStore::default_root()
 };
+
+// The same output flags on every command that reports: --json, --html, --junit, --sarif, --markdown.
+void add_output_options(CLI::App* command, ReportOutputs& outputs);
+
+// --baselines DIR (also accepted as --shim-decls, its earlier name in audit and check).
+void add_baselines_option(CLI::App* command, std::filesystem::path& baselines);
+// The committed baselines to use: the option's value, else the project's shim_decls/.
+std::filesystem::path baselines_or_default(const std::filesystem::path& baselines);
+
+// --spec FILE, --cache-dir DIR, -j/--jobs N and --fresh: how the reference-kernel matrix runs, the
+// same in matrix, release-gate and ci.
+struct MatrixRunFlags {
+  std::filesystem::path spec;  // empty: matrix/default.toml of the project
+  std::filesystem::path cache_dir;
+  unsigned jobs = 0;
+  bool fresh = false;
+};
+void add_matrix_run_options(CLI::App* command, MatrixRunFlags& flags);
+std::filesystem::path spec_or_default(const MatrixRunFlags& flags);
+// The matrix's options from the flags: the default cache, one job per core, progress on a terminal.
+MatrixOptions matrix_options_from(const MatrixRunFlags& flags);
+
+// The store that --store names, else the default one.
+ReleaseStore open_store(const CommonOptions& common);
+
+// Writes the requested formats of the document, then the command's text for people: on standard
+// output, or on standard error when a format took standard output. Returns the document's exit code.
+ExitCode finish_command(const nlohmann::json& document, const ReportOutputs& outputs, const std::string& text);
 
 // What the chosen subcommand does once the command line parsed; its result is the exit code.
 using CommandAction = std::function<ExitCode()>;
@@ -29,5 +61,6 @@ void add_matrix_command(CLI::App& app, const CommonOptions& common, CommandActio
 void add_report_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
 void add_release_gate_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
 void add_check_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
+void add_ci_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
 
 }  // namespace abicheck

@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   add_report_command(app, common, action);
   add_release_gate_command(app, common, action);
   add_check_command(app, common, action);
+  add_ci_command(app, common, action);
 
   try {
     app.parse(argc, argv);

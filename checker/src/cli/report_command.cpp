@@ -1,46 +1,33 @@
 #include <fmt/format.h>
 
-#include <fstream>
-#include <iostream>
-#include <sstream>
+#include <nlohmann/json.hpp>
 
 #include "cli/command.h"
-#include "core/atomic_file.h"
-#include "report/html_report.h"
+#include "report/report_document.h"
 
 namespace abicheck {
 namespace {
 
 struct ReportOptions {
   std::vector<std::filesystem::path> inputs;
-  std::optional<std::string> html_path;
-  std::optional<std::string> json_path;
+  ReportOutputs outputs;
   std::string title;
 };
 
-nlohmann::json read_command_output(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ToolError(fmt::format("{}: cannot read", path.string()));
-  std::ostringstream content;
-  content << in.rdbuf();
-  try {
-    return nlohmann::json::parse(content.str());
-  } catch (const nlohmann::json::parse_error& error) {
-    throw ToolError(fmt::format("{}: not valid JSON (byte {})", path.string(), error.byte));
-  }
-}
-
 ExitCode run_report_command(const ReportOptions& options) {
-  nlohmann::json document = nlohmann::json::object();
+  std::vector<nlohmann::json> documents;
+  std::vector<std::string> sources;
+  for (const auto& input : options.inputs) {
+    documents.push_back(read_report_document(input));
+    sources.push_back(input.string());
+  }
+  // One document is rendered as it is, so `X --json f` and `report f` show the same verdict.
+  nlohmann::json document = documents.size() == 1 ? documents.front()
+                                                  : merge_report_documents(documents, sources, "torch-abi-check report");
   if (!options.title.empty()) document["title"] = options.title;
-  for (const auto& input : options.inputs) add_to_report(document, read_command_output(input), input.string());
-
-  if (options.html_path) write_file_atomically(*options.html_path, render_html_report(document));
-  if (options.json_path) write_file_atomically(*options.json_path, document.dump(2) + "\n");
-  ReportVerdict verdict = judge_report(document);
-  std::ostream& out = options.html_path == "-" || options.json_path == "-" ? std::cerr : std::cout;
-  for (const auto& line : verdict.lines) out << line << "\n";
-  return verdict.has_findings ? ExitCode::Findings : ExitCode::Clean;
+  std::string text;
+  for (const auto& line : document["verdict"]["lines"]) text += line.get<std::string>() + "\n";
+  return finish_command(document, options.outputs, text);
 }
 
 }  // namespace
@@ -48,12 +35,11 @@ ExitCode run_report_command(const ReportOptions& options) {
 void add_report_command(CLI::App& app, const CommonOptions&, CommandAction& action) {
   auto options = std::make_shared<ReportOptions>();
   auto* report = app.add_subcommand(
-      "report", "combine the --json outputs of matrix, diff, lint and audit into one HTML report");
-  report->add_option("inputs", options->inputs, "JSON files written by matrix, diff, lint or audit --json")
+      "report", "render the --json output of any command (or several joined) as HTML, JUnit, SARIF, Markdown or JSON");
+  report->add_option("inputs", options->inputs, "JSON files written by a command's --json")
       ->required()
       ->check(CLI::ExistingFile);
-  report->add_option("--html", options->html_path, "write the self-contained HTML report to FILE (- for standard output)");
-  report->add_option("--json", options->json_path, "write the combined report document to FILE");
+  add_output_options(report, options->outputs);
   report->add_option("--title", options->title, "the report's title");
   report->callback([&action, options] {
     action = [options] { return run_report_command(*options); };

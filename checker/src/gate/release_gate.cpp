@@ -36,10 +36,6 @@ TorchVersion last_release_before(const TorchVersion& candidate, const ReleaseGat
 
 }  // namespace
 
-bool ReleaseGateResult::has_findings() const {
-  return diff.has_breaking() || lint_exit_code(lint.report) == ExitCode::Findings || matrix.has_findings();
-}
-
 ReleaseGateResult run_release_gate(const ReleaseStore& store, const ReleaseGateRequest& request) {
   ReleaseGateResult result;
   result.candidate = resolve_candidate(request.candidate, store);

@@ -29,8 +29,6 @@ struct ReleaseGateResult {
   AbiDiff diff;     // last release's committed baseline -> the candidate's headers and libraries
   LintRun lint;     // the candidate's headers against the committed baselines before it
   MatrixResult matrix;  // builds of releases up to `last` loaded into the candidate
-
-  bool has_findings() const;
 };
 
 // Resolves the candidate (installing a missing store version) and the last release, then runs

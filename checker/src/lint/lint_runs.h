@@ -7,7 +7,7 @@
 
 #include "core/torch_version.h"
 #include "inventory/shim_inventory.h"
-#include "lint/lint_output.h"
+#include "lint/lint_report.h"
 #include "store/release_store.h"
 
 namespace abicheck {
@@ -32,10 +32,10 @@ struct ExtensionLintRequest {
 };
 
 // Lints an extension's sources against build torch `build` (E001-E008).
-LintRun lint_extension(const ReleaseStore& store, const StoredRelease& build, const ExtensionLintRequest& request);
+LintRun lint_extension(const ReleaseStore& store, const ResolvedRelease& build, const ExtensionLintRequest& request);
 
 struct HeaderLintRequest {
-  std::string torch;                 // a store release ("2.12"), a torch package dir or an include dir
+  std::string torch;                 // as ReleaseStore::resolve takes it: "2.12", a torch package dir, an include dir
   std::optional<ShimInventory> inventory;  // already collected from those headers (none: reuse or collect)
   std::filesystem::path baselines;   // committed shim_decls/
   // When the inventory is collected and equals the committed baselines/<release>/inventory.json,

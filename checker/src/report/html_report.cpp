@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -101,11 +103,6 @@ const json& section(const json& document, const char* name) {
   if (!document.is_object()) return none;
   auto found = document.find(name);
   return found != document.end() && found->is_object() ? *found : none;
-}
-
-bool is_finding_outcome(const std::string& outcome) {
-  const OutcomeStyle* style = style_of(outcome);
-  return style == nullptr || style->finding;  // an outcome this page does not know is shown as a problem
 }
 
 bool is_finding_severity(const std::string& severity) { return severity == "error"; }
@@ -377,85 +374,37 @@ std::string render_audit(const json& audit) {
   return html + "</tbody></table>\n</section>\n";
 }
 
+// Every finding of the verdict in one table: stages without a section of their own (check's build
+// and target findings, the audit's stale allowlist entries) show here too.
+std::string render_findings(const json& findings) {
+  std::string html =
+      "<section id=\"findings\">\n<h2>Findings</h2>\n<table><thead><tr><th>stage</th><th>kind</th><th>severity</th>"
+      "<th>where</th><th>message</th></tr></thead><tbody>\n";
+  for (const json& finding : findings) {
+    std::string severity = text_of(finding, "severity");
+    html += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"{}\">{}</td><td><code>{}</code></td><td>{}</td></tr>\n",
+                        escape_markup(text_of(finding, "stage")), escape_markup(text_of(finding, "kind")),
+                        severity == "warning" ? "" : "finding", escape_markup(severity),
+                        escape_markup(text_of(finding, "where")), escape_markup(text_of(finding, "message")));
+  }
+  return html + "</tbody></table>\n</section>\n";
+}
+
 }  // namespace
-
-std::string report_section_of(const json& command_output) {
-  if (!command_output.is_object()) return {};
-  for (const auto& [key, name] : {std::pair{"cells", "matrix"}, std::pair{"changes", "diff"},
-                                  std::pair{"diagnostics", "lint"}, std::pair{"binaries", "audit"}}) {
-    if (command_output.contains(key) && command_output[key].is_array()) return name;
-  }
-  return {};
-}
-
-void add_to_report(json& document, const json& command_output, const std::string& source) {
-  std::string name = report_section_of(command_output);
-  if (name.empty()) {
-    throw ToolError(fmt::format("{}: not the --json output of matrix, diff, lint or audit", source));
-  }
-  if (!document.is_object()) document = json::object();
-  if (name != "diff") {
-    document[name] = command_output;
-    return;
-  }
-  // Diffs of several release pairs (the main job diffs every consecutive pair) sit side by side,
-  // oldest pair first; a pair added again replaces its earlier diff.
-  json& diffs = document["diffs"];
-  if (!diffs.is_array()) diffs = json::array();
-  auto same_pair = [&](const json& diff) { return diff_pair(diff) == diff_pair(command_output); };
-  if (auto found = std::ranges::find_if(diffs, same_pair); found != diffs.end()) {
-    *found = command_output;
-  } else {
-    diffs.push_back(command_output);
-  }
-  std::stable_sort(diffs.begin(), diffs.end(), [](const json& a, const json& b) {
-    if (text_of(a, "old") != text_of(b, "old")) return version_less(text_of(a, "old"), text_of(b, "old"));
-    return version_less(text_of(a, "new"), text_of(b, "new"));
-  });
-}
-
-ReportVerdict judge_report(const json& document) {
-  ReportVerdict verdict;
-  auto count = [](const json& items, const char* key, auto is_finding) {
-    return std::count_if(items.begin(), items.end(), [&](const json& item) { return is_finding(text_of(item, key)); });
-  };
-  if (const json& matrix = section(document, "matrix"); !matrix.is_null()) {
-    const json& cells = array_of(matrix, "cells");
-    auto unexpected = count(cells, "outcome", is_finding_outcome);
-    auto not_run = count(cells, "outcome", [](const std::string& outcome) { return outcome == "not-run"; });
-    if (unexpected > 0) verdict.sections_with_findings.push_back("matrix");
-    verdict.lines.push_back(fmt::format("matrix: {} cells, {} unexpected, {} not run", cells.size(), unexpected, not_run));
-  }
-  bool diff_findings = false;
-  for (const json& diff : array_of(document, "diffs")) {
-    const json& changes = array_of(diff, "changes");
-    auto breaking = std::ranges::count_if(changes, is_counted_breaking);
-    diff_findings |= breaking > 0;
-    std::string pair = diff_pair(diff);
-    verdict.lines.push_back(
-        fmt::format("diff{}: {} changes, {} breaking", pair.empty() ? "" : " " + pair, changes.size(), breaking));
-  }
-  if (diff_findings) verdict.sections_with_findings.push_back("diff");
-  if (const json& lint = section(document, "lint"); !lint.is_null()) {
-    const json& diagnostics = array_of(lint, "diagnostics");
-    auto errors = count(diagnostics, "severity", is_finding_severity);
-    if (errors > 0) verdict.sections_with_findings.push_back("lint");
-    verdict.lines.push_back(fmt::format("lint: {} diagnostics, {} errors", diagnostics.size(), errors));
-  }
-  if (const json& audit = section(document, "audit"); !audit.is_null()) {
-    const json& binaries = array_of(audit, "binaries");
-    auto bad = count(binaries, "verdict", is_finding_binary);
-    if (bad > 0) verdict.sections_with_findings.push_back("audit");
-    verdict.lines.push_back(fmt::format("audit: {} {}, {} not stable", binaries.size(), binaries.size() == 1 ? "binary" : "binaries", bad));
-  }
-  verdict.has_findings = !verdict.sections_with_findings.empty();
-  return verdict;
-}
 
 std::string render_html_report(const json& document) {
   std::string title = text_of(document, "title");
   if (title.empty()) title = "torch-abi-check report";
-  ReportVerdict verdict = judge_report(document);
+  // The verdict is the one the stages wrote into the document; the page only shows it.
+  const json& verdict = document.at("verdict");
+  std::vector<std::string> stages_with_findings;
+  for (const json& finding : array_of(verdict, "findings")) {
+    std::string stage = text_of(finding, "stage");
+    if (text_of(finding, "severity") != "warning" && std::ranges::find(stages_with_findings, stage) == stages_with_findings.end()) {
+      stages_with_findings.push_back(stage);
+    }
+  }
+  bool has_findings = !stages_with_findings.empty();
 
   std::string html = fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -464,20 +413,18 @@ std::string render_html_report(const json& document) {
       escape_markup(title), page_style);
 
   html += fmt::format("<p id=\"verdict\" class=\"verdict verdict-{}\">{}</p>\n<ul class=\"summary\">\n",
-                      verdict.has_findings ? "findings" : "clean",
-                      verdict.has_findings ? fmt::format("Findings in {}", fmt::join(verdict.sections_with_findings, ", "))
-                                          : std::string("No finding"));
-  for (const json& line : array_of(section(document, "verdict"), "lines")) {
-    html += fmt::format("<li>{}</li>\n", escape_markup(line.is_string() ? line.get<std::string>() : line.dump()));
-  }
-  for (const auto& line : verdict.lines) html += fmt::format("<li>{}</li>\n", escape_markup(line));
+                      has_findings ? "findings" : "clean",
+                      has_findings ? fmt::format("Findings in {}", fmt::join(stages_with_findings, ", ")) : std::string("No finding"));
+  for (const json& line : array_of(verdict, "lines")) html += fmt::format("<li>{}</li>\n", escape_markup(line.get<std::string>()));
   html += "</ul>\n<nav>";
+  if (!array_of(verdict, "findings").empty()) html += "<a href=\"#findings\">findings</a>";
   for (const char* name : {"matrix", "diff", "lint", "audit"}) {
     bool present = name == std::string_view("diff") ? !array_of(document, "diffs").empty() : !section(document, name).is_null();
     if (present) html += fmt::format("<a href=\"#{0}\">{0}</a>", name);
   }
   html += "</nav>\n</header>\n<main>\n";
 
+  if (const json& findings = array_of(verdict, "findings"); !findings.empty()) html += render_findings(findings);
   if (const json& matrix = section(document, "matrix"); !matrix.is_null()) html += render_matrix(matrix);
   if (const json& diffs = array_of(document, "diffs"); !diffs.empty()) html += render_diffs(diffs);
   if (const json& lint = section(document, "lint"); !lint.is_null()) html += render_lint(lint);

@@ -1,0 +1,69 @@
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <iostream>
+#include <thread>
+#include <nlohmann/json.hpp>
+
+#include "cli/command.h"
+#include "core/project_paths.h"
+#include "report/report_document.h"
+
+namespace abicheck {
+
+void add_output_options(CLI::App* command, ReportOutputs& outputs) {
+  command->add_option("--json", outputs.json, "write the report document (JSON) to FILE (- for standard output)");
+  command->add_option("--html", outputs.html, "write a self-contained HTML report to FILE");
+  command->add_option("--junit", outputs.junit, "write JUnit XML to FILE");
+  command->add_option("--sarif", outputs.sarif, "write SARIF 2.1.0 (findings with a place in a file) to FILE");
+  command->add_option("--markdown", outputs.markdown, "write a Markdown summary to FILE");
+}
+
+void add_baselines_option(CLI::App* command, std::filesystem::path& baselines) {
+  command->add_option("--baselines,--shim-decls", baselines,
+                      "committed baselines, a directory of <release>/ (default: the project's shim_decls/)");
+}
+
+std::filesystem::path baselines_or_default(const std::filesystem::path& baselines) {
+  return baselines.empty() ? project_root() / "shim_decls" : baselines;
+}
+
+void add_matrix_run_options(CLI::App* command, MatrixRunFlags& flags) {
+  command->add_option("--spec", flags.spec, "matrix spec (TOML; default: matrix/default.toml)")->check(CLI::ExistingFile);
+  command->add_option("--cache-dir", flags.cache_dir,
+                      "build and result cache (default: $XDG_CACHE_HOME/torch-abi-check/matrix-cache)");
+  command->add_option("-j,--jobs", flags.jobs, "builds and cells run at once (default: number of CPUs)");
+  command->add_flag("--fresh", flags.fresh, "ignore cached builds and results");
+}
+
+std::filesystem::path spec_or_default(const MatrixRunFlags& flags) {
+  return flags.spec.empty() ? project_root() / "matrix" / "default.toml" : flags.spec;
+}
+
+MatrixOptions matrix_options_from(const MatrixRunFlags& flags) {
+  MatrixOptions options;
+  options.cache_dir = flags.cache_dir.empty() ? default_matrix_cache_dir() : flags.cache_dir;
+  options.fresh = flags.fresh;
+  options.jobs = flags.jobs != 0 ? flags.jobs : std::max(1u, std::thread::hardware_concurrency());
+  // Progress only where a person watches; CI logs get the grid at the end.
+  if (isatty(STDERR_FILENO)) {
+    options.progress = [](int done, int total, const std::string& line) {
+      fmt::print(stderr, "\r\033[K[{}/{}] {}", done, total, line);
+      if (done == total) fmt::print(stderr, "\r\033[K");
+      std::fflush(stderr);
+    };
+  }
+  return options;
+}
+
+ReleaseStore open_store(const CommonOptions& common) {
+  return ReleaseStore(common.store_root.empty() ? ReleaseStore::default_root() : common.store_root);
+}
+
+ExitCode finish_command(const nlohmann::json& document, const ReportOutputs& outputs, const std::string& text) {
+  write_report_outputs(document, outputs);
+  (outputs.takes_stdout() ? std::cerr : std::cout) << text << std::flush;
+  return judgement_of(document).exit_code();
+}
+
+}  // namespace abicheck

@@ -1,0 +1,12 @@
+#pragma once
+
+#include "core/finding.h"
+#include "gate/release_gate.h"
+
+namespace abicheck {
+
+// The gate's verdict: the diff's, the header lint's (paths relative to the candidate's include dir)
+// and the matrix's findings, and one line that says whether the candidate passes.
+Judgement judge_release_gate(const ReleaseGateResult& result);
+
+}  // namespace abicheck

@@ -1,0 +1,34 @@
+#include "job/main_job.h"
+
+#include "baseline/release_baseline.h"
+#include "diff/baseline_diff.h"
+#include "diff/baseline_source.h"
+#include "diff/diff_judgement.h"
+#include "matrix/matrix_judgement.h"
+
+namespace abicheck {
+
+MainJobResult run_main_job(const ReleaseStore& store, const MainJobRequest& request) {
+  MainJobResult result;
+  // Bad input first, before the matrix spends minutes.
+  result.lint_release = request.lint_torch.empty() ? store.require_newest() : store.require(request.lint_torch);
+  std::vector<std::filesystem::path> baselines = committed_baselines(request.baselines);
+
+  result.matrix = run_matrix(request.spec, store, request.matrix);
+  for (std::size_t i = 0; i + 1 < baselines.size(); ++i) {
+    ReleaseBaseline older = load_baseline(baselines[i]);
+    ReleaseBaseline newer = load_baseline(baselines[i + 1]);
+    result.diffs.push_back(diff_baselines(older, newer, {}, baselines[i].string(), baselines[i + 1].string()));
+  }
+  result.lint = lint_headers(store, {.torch = result.lint_release.version.to_full_string(), .baselines = request.baselines});
+  return result;
+}
+
+Judgement judge_main_job(const MainJobResult& result) {
+  Judgement judgement = judge_matrix(result.matrix);
+  for (const auto& diff : result.diffs) judgement.add(judge_diff(diff));
+  judgement.add(judge_lint(result.lint.report, result.lint_release.include_dir));
+  return judgement;
+}
+
+}  // namespace abicheck

@@ -1,0 +1,21 @@
+#pragma once
+
+#include <filesystem>
+#include <vector>
+
+#include "core/finding.h"
+#include "lint/lint_rule.h"
+
+namespace abicheck {
+
+// What one lint run found, with the rules that ran (SARIF lists them even when they found nothing).
+struct LintReport {
+  std::vector<LintRule> rules;
+  std::vector<LintDiagnostic> diagnostics;  // sorted (DiagnosticSink::take_sorted)
+};
+
+// The lint's verdict: every diagnostic is a finding of its rule's severity, so error diagnostics
+// fail the run and warnings alone leave it clean. Paths are shown relative to display_base.
+Judgement judge_lint(const LintReport& report, const std::filesystem::path& display_base);
+
+}  // namespace abicheck

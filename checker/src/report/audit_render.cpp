@@ -1,0 +1,140 @@
+#include "report/audit_render.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+
+namespace abicheck {
+namespace {
+
+nlohmann::json optional_version(const std::optional<TorchVersion>& version) {
+  return version ? nlohmann::json(version->to_string()) : nlohmann::json(nullptr);
+}
+
+nlohmann::json binary_json(const ObjectAudit& object) {
+  nlohmann::json unstable = nlohmann::json::array();
+  for (const auto& symbol : object.unstable) {
+    unstable.push_back({{"name", symbol.name}, {"demangled", symbol.demangled}, {"namespace", symbol.group}});
+  }
+  nlohmann::json allowed = nlohmann::json::array();
+  for (const auto& [symbol, reason] : object.allowed) {
+    allowed.push_back({{"name", symbol.name}, {"demangled", symbol.demangled}, {"reason", reason}});
+  }
+  nlohmann::json shims = nlohmann::json::array();
+  for (const auto& shim : object.shims) {
+    shims.push_back({{"name", shim.name}, {"since", optional_version(shim.introduced)},
+                     {"use", shim.dynamic_lookup ? "dlsym" : "import"}});
+  }
+  std::map<std::string, nlohmann::json> by_category;
+  for (const auto& symbol : object.imports) {
+    auto& list = by_category[std::string(to_string(symbol.category))];
+    if (list.is_null()) list = nlohmann::json::array();
+    list.push_back(symbol.name);
+  }
+  return {
+      {"path", object.path},
+      {"wheel", object.wheel.empty() ? nlohmann::json(nullptr) : nlohmann::json(object.wheel)},
+      {"verdict", to_string(object.verdict)},
+      {"min_torch", optional_version(object.min_torch)},
+      {"min_torch_to_load", optional_version(object.min_torch_to_load)},
+      {"declared_target", object.declared_target ? nlohmann::json(object.declared_target->version.to_string()) : nullptr},
+      {"declared_target_source", object.declared_target ? nlohmann::json(object.declared_target->source) : nullptr},
+      {"machine", object.machine},
+      {"stripped", object.stripped},
+      {"needed", object.needed},
+      {"unstable_symbols", unstable},
+      {"allowed_symbols", allowed},
+      {"shim_symbols", shims},
+      {"abi3_violations", object.abi3_violations},
+      {"imports", by_category},
+      {"reasons", object.reasons},
+  };
+}
+
+std::string describe_declared(const std::optional<DeclaredTarget>& target) {
+  return target ? fmt::format("{} ({})", target->version.to_string(), target->source) : "none";
+}
+
+}  // namespace
+
+nlohmann::json audit_section(const AuditReport& report) {
+  nlohmann::json binaries = nlohmann::json::array();
+  for (const auto& object : report.binaries) binaries.push_back(binary_json(object));
+  nlohmann::json wheels = nlohmann::json::array();
+  for (const auto& wheel : report.wheels) {
+    wheels.push_back({{"path", wheel.path},
+                      {"verdict", to_string(wheel.verdict)},
+                      {"min_torch", optional_version(wheel.min_torch)},
+                      {"declared_target", wheel.declared_target ? nlohmann::json(wheel.declared_target->version.to_string()) : nullptr},
+                      {"abi3", wheel.abi3},
+                      {"objects", wheel.object_count}});
+  }
+  nlohmann::json failures = nlohmann::json::array();
+  for (const auto& failure : report.failures) failures.push_back({{"path", failure.path}, {"problem", failure.problem}});
+  nlohmann::json stale = nlohmann::json::array();
+  for (const auto& entry : report.stale_allowlist_entries) {
+    stale.push_back({{"pattern", entry.pattern}, {"line", entry.line}, {"reason", entry.reason}});
+  }
+  nlohmann::json document = {{"binaries", binaries}, {"wheels", wheels}, {"errors", failures},
+                             {"stale_allowlist_entries", stale}};
+  return document;
+}
+
+std::string render_audit_text(const AuditReport& report, bool verbose) {
+  std::string out;
+  for (const auto& object : report.binaries) {
+    out += fmt::format("{}: {}\n", object.path, to_string(object.verdict));
+    out += fmt::format("  min torch {} (to load: {}), declared target {}\n",
+               object.min_torch ? object.min_torch->to_string() : "-",
+               object.min_torch_to_load ? object.min_torch_to_load->to_string() : "-", describe_declared(object.declared_target));
+    std::map<std::optional<TorchVersion>, int> shims_by_release;
+    std::vector<std::string> dynamic;
+    for (const auto& shim : object.shims) {
+      std::string release = shim.introduced ? shim.introduced->to_string() : "unknown";
+      if (shim.dynamic_lookup) dynamic.push_back(fmt::format("{} ({})", shim.name, release));
+      else ++shims_by_release[shim.introduced];
+    }
+    std::vector<std::string> release_counts;
+    for (const auto& [release, count] : shims_by_release) {
+      release_counts.push_back(fmt::format("{}: {}", release ? release->to_string() : "unknown", count));
+    }
+    out += fmt::format("  stable shims imported: {}{}\n", object.shims.size() - dynamic.size(),
+               release_counts.empty() ? "" : fmt::format(" ({})", fmt::join(release_counts, ", ")));
+    if (!dynamic.empty()) out += fmt::format("  shims looked up by name (dlsym): {}\n", fmt::join(dynamic, ", "));
+    for (const auto& reason : object.reasons) out += fmt::format("  why: {}\n", reason);
+    std::map<std::string, std::vector<std::string>> unstable_by_namespace;
+    for (const auto& symbol : object.unstable) unstable_by_namespace[symbol.group].push_back(symbol.demangled);
+    for (const auto& [space, names] : unstable_by_namespace) {
+      out += fmt::format("  unstable {} ({}):\n", space, names.size());
+      std::size_t shown = verbose ? names.size() : std::min<std::size_t>(names.size(), 5);
+      for (std::size_t i = 0; i < shown; ++i) out += fmt::format("    {}\n", names[i]);
+      if (shown < names.size()) out += fmt::format("    ... {} more (--verbose lists all)\n", names.size() - shown);
+    }
+    if (!object.allowed.empty()) out += fmt::format("  allowlisted unstable symbols: {}\n", object.allowed.size());
+    if (verbose) {
+      out += fmt::format("  needed: {}\n", fmt::join(object.needed, ", "));
+      for (const auto& symbol : object.imports) {
+        out += fmt::format("    {:<15} {}{}\n", to_string(symbol.category), symbol.demangled,
+                   symbol.introduced ? fmt::format(" (since {})", symbol.introduced->to_string()) : "");
+      }
+    }
+  }
+  for (const auto& wheel : report.wheels) {
+    out += fmt::format("wheel {}: {} ({} objects), min torch {}, declared target {}{}\n", wheel.path, to_string(wheel.verdict),
+               wheel.object_count, wheel.min_torch ? wheel.min_torch->to_string() : "-",
+               describe_declared(wheel.declared_target), wheel.abi3 ? ", abi3" : "");
+  }
+  for (const auto& entry : report.stale_allowlist_entries) {
+    out += fmt::format("stale allowlist entry (line {}): '{}' matches nothing; remove it\n", entry.line, entry.pattern);
+  }
+  std::map<AuditVerdict, int> counts;
+  for (const auto& object : report.binaries) ++counts[object.verdict];
+  out += fmt::format("audited {} object{}: {} stable, {} unstable, {} needing a newer torch than declared; {} could not be audited\n",
+             report.binaries.size(), report.binaries.size() == 1 ? "" : "s", counts[AuditVerdict::Stable],
+             counts[AuditVerdict::Unstable], counts[AuditVerdict::NeedsNewerTorch], report.failures.size());
+  return out;
+}
+
+}  // namespace abicheck

@@ -1,0 +1,215 @@
+#include "report/matrix_render.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+namespace abicheck {
+namespace {
+
+using json = nlohmann::json;
+
+// The grid label of each outcome the matrix writes; the label carries the outcome, so a grid reads
+// without colour. `unexpected` marks the outcomes that the matrix judged findings.
+struct OutcomeLabel {
+  std::string_view outcome;
+  std::string_view label;
+  bool unexpected;
+};
+constexpr OutcomeLabel kOutcomeLabels[] = {
+    {"pass", "pass", false},           {"expected-fail", "xfail", false}, {"unexpected-fail", "FAIL", true},
+    {"unexpected-pass", "XPASS", true}, {"crash", "CRASH", true},         {"timeout", "TIME", true},
+    {"not-run", "-", false},
+};
+
+const OutcomeLabel* label_of(const std::string& outcome) {
+  for (const auto& label : kOutcomeLabels) {
+    if (label.outcome == outcome) return &label;
+  }
+  return nullptr;
+}
+
+std::string short_outcome(const std::string& outcome) {
+  const OutcomeLabel* label = label_of(outcome);
+  return label != nullptr ? std::string(label->label) : "?";
+}
+
+bool is_unexpected(const std::string& outcome) {
+  const OutcomeLabel* label = label_of(outcome);
+  return label == nullptr || label->unexpected;
+}
+
+// "2.9" < "2.10".
+struct ReleaseLess {
+  bool operator()(const std::string& a, const std::string& b) const {
+    auto key = [](const std::string& text) {
+      std::vector<int> parts;
+      for (std::size_t start = 0; start <= text.size();) {
+        std::size_t dot = std::min(text.find('.', start), text.size());
+        parts.push_back(std::atoi(text.substr(start, dot - start).c_str()));
+        start = dot + 1;
+      }
+      return parts;
+    };
+    return key(a) < key(b);
+  }
+};
+
+struct RowKey {
+  std::string build;
+  std::string target;
+  bool operator<(const RowKey& other) const {
+    ReleaseLess less;
+    if (build != other.build) return less(build, other.build);
+    return less(target, other.target);
+  }
+};
+
+// Cells grouped for a grid: (suite, backend) -> rows (build, target) -> runtime -> cell.
+struct Grid {
+  std::string title;
+  std::set<std::string, ReleaseLess> runtimes;
+  std::map<RowKey, std::map<std::string, const json*, ReleaseLess>> rows;
+};
+
+std::string text(const json& cell, const char* key) { return cell.value(key, ""); }
+
+std::vector<Grid> grids_of(const json& section) {
+  std::vector<Grid> grids;
+  std::map<std::pair<std::string, std::string>, std::size_t> index;
+  for (const auto& cell : section.at("cells")) {
+    auto key = std::pair(text(cell, "suite"), text(cell, "backend"));
+    auto [found, inserted] = index.emplace(key, grids.size());
+    if (inserted) grids.push_back({fmt::format("{} ({})", key.first, key.second), {}, {}});
+    Grid& grid = grids[found->second];
+    grid.runtimes.insert(text(cell, "runtime"));
+    grid.rows[{text(cell, "build"), text(cell, "target")}][text(cell, "runtime")] = &cell;
+  }
+  return grids;
+}
+
+std::string cell_class(const json& cell) {
+  return fmt::format("matrix.{}.{}.B{}.T{}.R{}", text(cell, "suite"), text(cell, "backend"), text(cell, "build"),
+                     text(cell, "target"), text(cell, "runtime"));
+}
+
+}  // namespace
+
+json matrix_section(const MatrixResult& result) {
+  json cells = json::array();
+  for (const auto& cell : result.cells) {
+    json ops = json::array();
+    for (const auto& op : cell.ops) {
+      ops.push_back({{"group", op.group}, {"op", op.op}, {"test", op.name}, {"outcome", op.outcome}, {"message", op.message}});
+    }
+    cells.push_back({{"suite", cell.suite},
+                     {"backend", backend_name(cell.backend)},
+                     {"build", cell.build.to_string()},
+                     {"target", cell.target.to_string()},
+                     {"runtime", cell.runtime.to_string()},
+                     {"expected", expectation_name(cell.expected)},
+                     {"outcome", outcome_name(cell.outcome)},
+                     {"reason", cell.reason},
+                     {"duration_s", std::round(cell.duration_s * 100) / 100},
+                     {"log", cell.log},
+                     {"ops", ops}});
+  }
+  return {{"cells", cells}};
+}
+
+std::vector<JUnitCase> matrix_junit_cases(const json& section) {
+  std::vector<JUnitCase> cases;
+  for (const auto& cell : section.at("cells")) {
+    const std::string outcome = text(cell, "outcome");
+    const bool finding = is_unexpected(outcome);
+    bool an_op_failed = false;
+    for (const auto& op : cell.value("ops", json::array())) {
+      JUnitCase junit{.class_name = cell_class(cell), .name = text(op, "op") + "." + text(op, "test"), .message = text(op, "message")};
+      if (text(op, "outcome") == "failed") {
+        junit.outcome = JUnitCase::Outcome::Failed;
+        junit.output = text(cell, "log");
+        an_op_failed = true;
+      }
+      if (text(op, "outcome") == "skipped") junit.outcome = JUnitCase::Outcome::Skipped;
+      cases.push_back(std::move(junit));
+    }
+    // The cell itself is a case when no op speaks for it: nothing ran, or every op passed in a
+    // cell that should have failed.
+    if (cell.value("ops", json::array()).empty() || (finding && !an_op_failed)) {
+      JUnitCase junit{.class_name = cell_class(cell), .name = "cell", .message = text(cell, "reason"),
+                      .output = text(cell, "log"), .seconds = cell.value("duration_s", 0.0)};
+      if (outcome == "crash" || outcome == "timeout") {
+        junit.outcome = JUnitCase::Outcome::Error;
+      } else if (finding) {
+        junit.outcome = JUnitCase::Outcome::Failed;
+      } else if (outcome == "not-run") {
+        junit.outcome = JUnitCase::Outcome::Skipped;
+      }
+      cases.push_back(std::move(junit));
+    }
+  }
+  return cases;
+}
+
+std::string render_matrix_markdown(const json& section) {
+  std::string markdown =
+      "Rows: build B / target T. Columns: runtime R. pass, xfail (failed as predicted), FAIL, XPASS "
+      "(passed where it must fail), CRASH, TIME (timeout), - (not run).\n";
+  for (const auto& grid : grids_of(section)) {
+    markdown += fmt::format("\n### {}\n\n| B / T |", grid.title);
+    for (const auto& runtime : grid.runtimes) markdown += fmt::format(" R {} |", runtime);
+    markdown += "\n|---|";
+    for (std::size_t i = 0; i < grid.runtimes.size(); ++i) markdown += "---|";
+    markdown += "\n";
+    for (const auto& [row, by_runtime] : grid.rows) {
+      markdown += fmt::format("| {} / {} |", row.build, row.target);
+      for (const auto& runtime : grid.runtimes) {
+        auto found = by_runtime.find(runtime);
+        markdown += found == by_runtime.end() ? " |" : fmt::format(" {} |", short_outcome(text(*found->second, "outcome")));
+      }
+      markdown += "\n";
+    }
+  }
+  return markdown;
+}
+
+std::string render_matrix_grid(const json& section) {
+  std::string grid_text;
+  for (const auto& grid : grids_of(section)) {
+    grid_text += fmt::format("{}\n  {:<13}", grid.title, "B / T");
+    for (const auto& runtime : grid.runtimes) grid_text += fmt::format(" {:>6}", runtime);
+    grid_text += "\n";
+    for (const auto& [row, by_runtime] : grid.rows) {
+      grid_text += fmt::format("  {:<13}", row.build + " / " + row.target);
+      for (const auto& runtime : grid.runtimes) {
+        auto found = by_runtime.find(runtime);
+        grid_text += fmt::format(" {:>6}", found == by_runtime.end() ? "" : short_outcome(text(*found->second, "outcome")));
+      }
+      grid_text += "\n";
+    }
+    grid_text += "\n";
+  }
+  std::map<std::string, int> counts;
+  for (const auto& cell : section.at("cells")) {
+    std::string outcome = text(cell, "outcome");
+    ++counts[outcome];
+    if (is_unexpected(outcome)) grid_text += fmt::format("{} {}: {}\n", cell_class(cell), outcome, text(cell, "reason"));
+  }
+  std::string summary;
+  for (const auto& label : kOutcomeLabels) {
+    auto found = counts.find(std::string(label.outcome));
+    if (found != counts.end()) summary += fmt::format("{}{} {}", summary.empty() ? "" : ", ", found->second, found->first);
+  }
+  grid_text += fmt::format("{} cells: {}\n", section.at("cells").size(), summary.empty() ? "none" : summary);
+  return grid_text;
+}
+
+std::string render_matrix_cost(const MatrixResult& result) {
+  return fmt::format("{} builds, {} cached; {} cells from cache; {:.1f} s\n", result.builds_total, result.builds_cached,
+                     result.cells_cached, result.wall_s);
+}
+
+}  // namespace abicheck
