@@ -52,12 +52,13 @@ std::vector<FidelityProblem> check_fidelity(const ShimInventory& inventory, cons
   return problems;
 }
 
-BaselineBuild build_baseline(const TorchHeaderSource& source, const InventoryOptions& options) {
+BaselineBuild build_baseline(const std::filesystem::path& include_dir, const std::optional<std::filesystem::path>& lib_dir,
+                             const InventoryOptions& options) {
   BaselineBuild build;
-  build.baseline.inventory = collect_inventory(source.include_dir, options);
-  AbiModel model = build_abi_model(source.include_dir, build.baseline.inventory);
+  build.baseline.inventory = collect_inventory(include_dir, options);
+  AbiModel model = build_abi_model(include_dir, build.baseline.inventory);
   build.baseline.abixml = std::move(model.abixml);
-  if (source.lib_dir) build.baseline.exports = read_shim_exports(*source.lib_dir);
+  if (lib_dir) build.baseline.exports = read_shim_exports(*lib_dir);
   build.problems = check_fidelity(build.baseline.inventory, model.functions, build.baseline.exports);
   return build;
 }

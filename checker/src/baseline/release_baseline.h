@@ -1,13 +1,13 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "baseline/library_exports.h"
 #include "inventory/inventory_collector.h"
 #include "inventory/shim_inventory.h"
-#include "inventory/stable_header_tree.h"
 
 namespace abicheck {
 
@@ -46,7 +46,9 @@ struct BaselineBuild {
   std::vector<FidelityProblem> problems;
 };
 
-BaselineBuild build_baseline(const TorchHeaderSource& source, const InventoryOptions& options = {});
+// From a release's headers, and its libraries' exports when it has them (none for a bare header tree).
+BaselineBuild build_baseline(const std::filesystem::path& include_dir, const std::optional<std::filesystem::path>& lib_dir,
+                             const InventoryOptions& options = {});
 
 // Writes the three files into `directory` (created if needed); each is replaced whole.
 void write_baseline(const ReleaseBaseline& baseline, const std::filesystem::path& directory);

@@ -10,12 +10,13 @@
 #include <ranges>
 
 #include "audit/shim_catalog.h"
+#include "core/display_path.h"
 #include "core/process.h"
 #include "core/project_paths.h"
 #include "core/tool_error.h"
-#include "lint/directive_scanner.h"
-#include "lint/extension/extension_rules.h"
 #include "lint/extension/extension_sources.h"
+#include "lint/extension/project_target.h"
+#include "matrix/cell_expectation.h"
 #include "matrix/content_hash.h"
 #include "matrix/shim_exports.h"
 
@@ -38,14 +39,6 @@ std::string where_in(const fs::path& file, int line, const fs::path& project) {
   return fmt::format("{}:{}", display_path(file, project), line);
 }
 
-// A target as the project writes it: a C++ literal (0x020A000000000000ULL) or a version ("2.10").
-std::optional<TorchVersion> target_value(const std::string& text) {
-  auto literal = parse_integer_literal(text);
-  auto version = literal ? TorchVersion::from_abi_value(*literal) : TorchVersion::try_parse(text);
-  if (version) return version->minor_release();
-  return std::nullopt;
-}
-
 std::string origin_name(TargetDefinition::Origin origin) {
   switch (origin) {
     case TargetDefinition::Origin::CommandLine: return "compile command";
@@ -57,71 +50,56 @@ std::string origin_name(TargetDefinition::Origin origin) {
 }
 
 // The target as the configuration says it, else as the project's build files, compile commands or
-// sources define it (the lint reads the same places).
+// sources define it, decided the lint's way (lint/extension/project_target.h).
 DeclaredProjectTarget find_target(const fs::path& project, const CheckConfig& config) {
   DeclaredProjectTarget declared;
-  ExtensionSources sources = find_extension_sources(project);
-  // Build files first: they apply to every source.
-  std::vector<TargetDefinition> definitions = sources.build_file_targets;
-  for (const auto& unit : sources.units) {
-    for (const auto& definition : unit.command_line_targets) {
-      if (definition.origin != TargetDefinition::Origin::BuildFile) definitions.push_back(definition);
-    }
-    for (const auto& directive : scan_preprocessor_directives_of(unit.source)) {
-      if (directive.name != "define" || !directive.argument.starts_with("TORCH_TARGET_VERSION ")) continue;
-      std::string value = directive.argument.substr(std::strlen("TORCH_TARGET_VERSION "));
-      value.erase(0, value.find_first_not_of(" \t"));
-      definitions.push_back({{unit.source, directive.line, directive.column}, TargetDefinition::Origin::Source, value,
-                             std::nullopt});
-    }
-  }
+  std::vector<TargetDefinition> definitions = target_definitions(find_extension_sources(project));
   declared.defined_by_project = !definitions.empty();
   if (config.target) {
     declared.version = config.target;
     declared.source = fmt::format("target in {}", config.file.filename().string());
     return declared;
   }
-  for (const auto& definition : definitions) {
-    if (auto version = target_value(definition.value_text)) {
-      declared.version = version;
-      // A compile command has a file but no line.
-      std::string where = definition.where.line > 0 ? where_in(definition.where.file, definition.where.line, project)
-                                                    : "of " + display_path(definition.where.file, project);
-      declared.source = fmt::format("TORCH_TARGET_VERSION={} ({} {})", definition.value_text, origin_name(definition.origin),
-                                    where);
-      return declared;
-    }
+  if (auto target = project_target(definitions)) {
+    const TargetDefinition& definition = target->definition;
+    declared.version = target->version;
+    // A compile command has a file but no line.
+    std::string where = definition.where.line > 0 ? where_in(definition.where.file, definition.where.line, project)
+                                                  : "of " + display_path(definition.where.file, project);
+    declared.source = fmt::format("TORCH_TARGET_VERSION={} ({} {})", definition.value_text, origin_name(definition.origin),
+                                  where);
   }
   return declared;
 }
 
-
-// How one smoke run ended, as a matrix cell verdict. A shell (a `smoke` line runs under /bin/sh)
-// reports a child killed by signal N as exit 128+N.
-void judge_smoke_run(const ProcessResult& process, bool through_shell, ShimExportIndex& exports, MatrixCell& cell) {
-  std::optional<int> signal = process.term_signal;
-  if (!signal && through_shell && process.exit_code && *process.exit_code > 128 && *process.exit_code < 128 + 65) {
-    signal = *process.exit_code - 128;
+// A smoke run as the matrix's classifier reads a cell (matrix/cell_expectation.h). A shell (a `smoke`
+// line runs under /bin/sh) reports a child killed by signal N as exit 128+N; a library the loader
+// refused shows as an undefined symbol in the output of a failed run.
+CellRun smoke_cell_run(const ProcessResult& process, bool through_shell) {
+  CellRun run{.tests = CellTests::SmokeTest,
+              .exit_code = process.exit_code,
+              .term_signal = process.term_signal,
+              .timed_out = process.timed_out,
+              .describe = process.describe(),
+              .result_written = true,
+              .loaded = true,
+              .last_output_line = process.tail(1)};
+  if (!run.term_signal && through_shell && run.exit_code && *run.exit_code > 128 && *run.exit_code < 128 + 65) {
+    run.term_signal = *run.exit_code - 128;
+    run.describe = fmt::format("signal {} ({})", *run.term_signal, strsignal(*run.term_signal));
   }
-  if (process.timed_out) {
-    cell.outcome = CellOutcome::Timeout;
-    cell.reason = process.describe();
-  } else if (signal) {
-    cell.outcome = CellOutcome::Crash;
-    cell.reason = fmt::format("crashed: signal {} ({})", *signal, strsignal(*signal));
-  } else if (process.succeeded()) {
-    cell.outcome = CellOutcome::Pass;
-    cell.reason = "smoke test passed";
-  } else if (auto symbol = undefined_symbol_in(process.output)) {
-    cell.outcome = CellOutcome::UnexpectedFail;
-    auto first = exports.first_exporting(*symbol);
-    cell.reason = fmt::format("load failed: undefined symbol {} ({})", *symbol,
-                              first ? fmt::format("first exported by torch {}", first->to_string())
-                                    : std::string("exported by no stored release"));
-  } else {
-    cell.outcome = CellOutcome::UnexpectedFail;
-    cell.reason = fmt::format("smoke test failed ({}): {}", process.describe(), process.tail(1));
+  if (process.succeeded()) {
+    run.cases_passed = 1;
+    return run;
   }
+  run.cases_failed = 1;
+  if (auto at = process.output.find("undefined symbol: "); at != std::string::npos) {
+    std::size_t start = process.output.rfind('\n', at);
+    start = start == std::string::npos ? 0 : start + 1;
+    run.loaded = false;
+    run.load_error = process.output.substr(start, process.output.find('\n', at) - start);
+  }
+  return run;
 }
 
 std::map<std::string, std::string> smoke_environment(const StoredRelease& runtime, const ProjectBuild& build,
@@ -155,7 +133,7 @@ std::vector<std::string> resolve_command(std::vector<std::string> argv, const st
   return argv;
 }
 
-void lint_stage(const ReleaseStore& store, const StoredRelease& newest, const CheckRequest& request, CheckResult& result) {
+void lint_stage(const ReleaseStore& store, const ResolvedRelease& newest, const CheckRequest& request, CheckResult& result) {
   ExtensionLintRequest lint_request{result.project, result.target, {}, request.baselines};
   result.lint = lint_extension(store, newest, lint_request);
   for (const auto& note : result.lint.notes) result.notes.push_back("lint: " + note);
@@ -176,7 +154,7 @@ std::string relative_to(std::string text, const fs::path& project) {
 void build_stage(const ReleaseStore& store, const StoredRelease& newest, const DeclaredProjectTarget& declared,
                  const CheckRequest& request, CheckResult& result) {
   std::vector<StoredRelease> releases;
-  if (result.target) releases.push_back(store.require(result.target->to_string()));
+  if (result.target) releases.push_back(store.resolve(result.target->to_string()).require_installed());
   if (releases.empty() || releases.front().version != newest.version) releases.push_back(newest);
   for (const auto& release : releases) {
     ProjectBuildRequest build_request{.project = result.project,
@@ -273,7 +251,11 @@ void smoke_stage(const ReleaseStore& store, const CheckRequest& request, CheckRe
                                            .working_dir = result.project,
                                            .timeout = std::chrono::seconds(result.config.timeout_s),
                                            .memory_limit_bytes = kSmokeMemoryBytes});
-      judge_smoke_run(process, through_shell, exports, cell);
+      CellVerdict verdict = classify_cell(Expectation::Pass, runtime.version, {BuildStatus::Kind::Built, build.detail},
+                                          true, smoke_cell_run(process, through_shell),
+                                          [&exports](const std::string& symbol) { return exports.first_exporting(symbol); });
+      cell.outcome = verdict.outcome;
+      cell.reason = verdict.reason;
       cell.duration_s = process.duration.count();
       cell.log = "$ " + fmt::format("{}", fmt::join(result.config.smoke, " ")) + "\n" + process.tail(kLogTailLines);
       if (request.progress) {
@@ -383,7 +365,8 @@ CheckResult run_check(const ReleaseStore& store, const CheckRequest& request) {
   resolved.work_dir = work_dir;
   result.config = load_check_config(result.project, request.config_file);
   result.build_kind = detect_build_kind(result.project, result.config);
-  const StoredRelease newest = store.require_newest();
+  const ResolvedRelease newest_release = store.resolve("newest");
+  const StoredRelease& newest = newest_release.require_installed();
 
   DeclaredProjectTarget declared = find_target(result.project, result.config);
   result.target = declared.version;
@@ -403,7 +386,7 @@ CheckResult run_check(const ReleaseStore& store, const CheckRequest& request) {
     result.runtimes.push_back(newest.version);
   }
 
-  lint_stage(store, newest, resolved, result);
+  lint_stage(store, newest_release, resolved, result);
   if (request.progress) request.progress(fmt::format("lint: {} diagnostics", result.lint.report.diagnostics.size()));
   if (result.build_kind) {
     build_stage(store, newest, declared, resolved, result);

@@ -3,11 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
-#include <nlohmann/json.hpp>
 
-#include "core/atomic_file.h"
+#include "core/build_cache.h"
 #include "core/process.h"
 #include "core/project_paths.h"
 #include "matrix/content_hash.h"
@@ -17,8 +15,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Changing how projects are built must invalidate every cached build.
-constexpr std::string_view kBuildRecipe = "check-project-build/v1";
+// Changing how projects are built, or what their cache entries hold, must invalidate every cached build.
+constexpr std::string_view kBuildRecipe = "check-project-build/v2";
 constexpr std::size_t kBuildMemoryBytes = std::size_t{8192} << 20;
 
 // Version control data, virtual environments and the author's own build outputs do not change what
@@ -98,6 +96,17 @@ struct BuildStep {
   fs::path working_dir;
 };
 
+// Where the build system writes: <entry>/cmake (the CMake build tree) or <entry>/setuptools.
+fs::path build_output(const ProjectBuildRequest& request, const fs::path& entry) {
+  return entry / (request.kind == ProjectBuildKind::CMake ? "cmake" : "setuptools");
+}
+
+// Where the built files are: the CMake build tree, or setuptools' build-lib.
+fs::path built_files_dir(const ProjectBuildRequest& request, const fs::path& entry) {
+  fs::path output = build_output(request, entry);
+  return request.kind == ProjectBuildKind::CMake ? output : output / "lib";
+}
+
 std::vector<BuildStep> cmake_steps(const ProjectBuildRequest& request, const fs::path& output) {
   const std::string python = request.release.python.string();
   std::vector<std::string> configure = {"cmake", "-S", request.project.string(), "-B", output.string(),
@@ -124,72 +133,59 @@ std::vector<BuildStep> setuptools_steps(const ProjectBuildRequest& request, cons
            request.project}};
 }
 
-bool read_cached(const fs::path& directory, ProjectBuild& build) {
-  std::ifstream stream(directory / "build.json");
-  if (!stream) return false;
-  auto saved = nlohmann::json::parse(stream, nullptr, false);
-  if (saved.is_discarded()) return false;
-  build.cached = true;
-  build.built = saved.value("built", false);
-  build.detail = saved.value("detail", "");
-  build.first_error = saved.value("first_error", "");
-  build.seconds = saved.value("seconds", 0.0);
-  for (const auto& library : saved.value("libraries", std::vector<std::string>{})) build.libraries.push_back(directory / library);
-  std::ifstream log(directory / "build.log");
-  build.log.assign(std::istreambuf_iterator<char>(log), std::istreambuf_iterator<char>());
-  return true;
-}
-
-}  // namespace
-
-ProjectBuild build_project(const ProjectBuildRequest& request) {
-  ProjectBuild build;
-  build.release = request.release.version;
-  const fs::path directory = request.work_dir / "builds" / build_key(request);
-  const fs::path output = directory / (request.kind == ProjectBuildKind::CMake ? "cmake" : "setuptools");
-  build.directory = request.kind == ProjectBuildKind::CMake ? output : output / "lib";
-  if (!request.fresh && read_cached(directory, build)) return build;
-
-  // A directory without build.json is what an interrupted run left: start again.
-  fs::remove_all(directory);
-  fs::create_directories(directory);
+// Runs the steps in `directory` (the cache entry's); a build that timed out or was killed says
+// nothing about the project and is not cached.
+BuildOutcome run_build_steps(const ProjectBuildRequest& request, const fs::path& directory) {
+  const fs::path output = build_output(request, directory);
   auto steps = request.kind == ProjectBuildKind::CMake ? cmake_steps(request, output) : setuptools_steps(request, output);
-
-  bool cacheable = true;
-  build.built = true;
-  build.detail = "built";
+  BuildOutcome outcome;
+  BuildManifest& manifest = outcome.manifest;
+  manifest.built = true;
+  manifest.detail = "built";
   for (const auto& step : steps) {
     ProcessResult result = run_process({.argv = step.argv,
                                         .extra_env = step.env,
                                         .working_dir = step.working_dir,
                                         .timeout = std::chrono::seconds(request.step_timeout_s),
                                         .memory_limit_bytes = kBuildMemoryBytes});
-    build.log += shell_line(step.argv) + "\n" + result.output;
-    build.seconds += result.duration.count();
+    outcome.log += shell_line(step.argv) + "\n" + result.output;
+    manifest.seconds += result.duration.count();
     if (!result.succeeded()) {
-      build.built = false;
-      build.detail = result.describe();
-      cacheable = !result.timed_out && !result.term_signal;
+      manifest.built = false;
+      manifest.detail = result.describe();
+      outcome.cacheable = !result.timed_out && !result.term_signal;
       break;
     }
   }
-  build.first_error = build.built ? "" : first_error_line(build.log);
-  if (build.built) {
-    build.libraries = shared_objects_under(build.directory);
-    if (build.libraries.empty()) {
-      build.built = false;
-      build.detail = "the build finished but produced no shared object";
+  manifest.first_error = manifest.built ? "" : first_error_line(outcome.log);
+  if (manifest.built) {
+    for (const auto& library : shared_objects_under(built_files_dir(request, directory))) {
+      manifest.outputs.push_back(fs::relative(library, directory).string());
+    }
+    if (manifest.outputs.empty()) {
+      manifest.built = false;
+      manifest.detail = "the build finished but produced no shared object";
     }
   }
+  return outcome;
+}
 
-  write_file_atomically(directory / "build.log", build.log);
-  if (cacheable) {
-    std::vector<std::string> libraries;
-    for (const auto& library : build.libraries) libraries.push_back(fs::relative(library, directory).string());
-    nlohmann::json saved = {{"built", build.built}, {"detail", build.detail}, {"first_error", build.first_error},
-                            {"seconds", build.seconds}, {"libraries", libraries}};
-    write_file_atomically(directory / "build.json", saved.dump(1) + "\n");
-  }
+}  // namespace
+
+ProjectBuild build_project(const ProjectBuildRequest& request) {
+  BuildCache cache(request.work_dir / "builds");
+  CachedBuild entry = cache.build(build_key(request), request.fresh,
+                                  [&request](const fs::path& directory) { return run_build_steps(request, directory); });
+  ProjectBuild build;
+  build.release = request.release.version;
+  build.built = entry.manifest.built;
+  build.cached = entry.cached;
+  build.detail = entry.manifest.detail;
+  build.first_error = entry.manifest.first_error;
+  build.directory = built_files_dir(request, entry.directory);
+  for (const auto& library : entry.manifest.outputs) build.libraries.push_back(entry.directory / library);
+  build.log = std::move(entry.log);
+  build.seconds = entry.manifest.seconds;
   return build;
 }
 

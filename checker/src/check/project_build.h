@@ -37,8 +37,9 @@ struct ProjectBuild {
 
 // Configures and builds (CMake: -DCMAKE_PREFIX_PATH=<torch>/share/cmake, B's python; setuptools:
 // the host python3's setup.py build_ext with B's site-packages on PYTHONPATH), each step in its own
-// process with the timeout. A finished build (built or failed by the compiler) is cached by the
-// project's files, B, the target and the recipe; a timed-out or killed one is not.
+// process with the timeout. A finished build (built or failed by the compiler) is kept in the build
+// cache (core/build_cache.h) by the project's files, B, the target and the recipe; a timed-out or
+// killed one is not.
 ProjectBuild build_project(const ProjectBuildRequest& request);
 
 }  // namespace abicheck

@@ -5,6 +5,7 @@
 #include "baseline/release_baseline.h"
 #include "cli/command.h"
 #include "core/project_paths.h"
+#include "store/release_store.h"
 
 namespace abicheck {
 
@@ -29,9 +30,9 @@ void add_baseline_command(CLI::App& app, const CommonOptions& common, CommandAct
   command->callback([&action, &common, options] {
     action = [&common, options] {
       auto start = std::chrono::steady_clock::now();
-      TorchHeaderSource source = resolve_torch_source(options->torch, common.store_root);
-      if (options->lib_dir) source.lib_dir = options->lib_dir;
-      BaselineBuild build = build_baseline(source, {.jobs = options->jobs});
+      ResolvedRelease release = ReleaseStore::open(common.store_root).resolve(options->torch);
+      BaselineBuild build =
+          build_baseline(release.include_dir, options->lib_dir ? options->lib_dir : release.lib_dir, {.jobs = options->jobs});
       if (!build.problems.empty()) {
         for (const auto& problem : build.problems) fmt::print("{}: {}\n", problem.name, problem.problem);
         fmt::print("baseline of torch {} not written: {} fidelity problem(s)\n",

@@ -5,7 +5,7 @@
 #include "cli/command.h"
 #include "core/atomic_file.h"
 #include "inventory/inventory_collector.h"
-#include "inventory/stable_header_tree.h"
+#include "store/release_store.h"
 
 namespace abicheck {
 namespace {
@@ -39,8 +39,8 @@ void add_inventory_command(CLI::App& app, const CommonOptions& common, CommandAc
   command->add_option("--jobs", options->jobs, "parallel libclang parses (default: cores, at most 4)");
   command->callback([&action, &common, options] {
     action = [&common, options] {
-      TorchHeaderSource source = resolve_torch_source(options->torch, common.store_root);
-      ShimInventory inventory = collect_inventory(source.include_dir, {.jobs = options->jobs});
+      ResolvedRelease release = ReleaseStore::open(common.store_root).resolve(options->torch);
+      ShimInventory inventory = collect_inventory(release.include_dir, {.jobs = options->jobs});
       if (options->json_path) {
         write_file_atomically(*options->json_path, inventory_to_json(inventory));
       } else {

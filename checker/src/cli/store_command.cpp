@@ -11,10 +11,6 @@
 namespace abicheck {
 namespace {
 
-ReleaseStore open_store(const CommonOptions& common) {
-  return ReleaseStore(common.store_root.empty() ? ReleaseStore::default_root() : common.store_root);
-}
-
 std::string gigabytes(std::uint64_t bytes) { return fmt::format("{:.2f} GB", static_cast<double>(bytes) / 1e9); }
 
 nlohmann::json release_json(const StoredRelease& release) {
@@ -31,12 +27,16 @@ nlohmann::json release_json(const StoredRelease& release) {
   };
 }
 
+// `store list --json` is a document of its own (docs/schemas/store-list.schema.json), not a report.
+constexpr int kStoreListSchemaVersion = 1;
+
 ExitCode list_releases(const ReleaseStore& store, const std::optional<std::string>& json_path) {
   auto releases = store.releases();
   if (json_path) {
     nlohmann::json releases_json = nlohmann::json::array();
     for (const auto& release : releases) releases_json.push_back(release_json(release));
-    nlohmann::json document = {{"store", store.root().string()},
+    nlohmann::json document = {{"schema_version", kStoreListSchemaVersion},
+                               {"store", store.root().string()},
                                {"shared_disk_bytes", store.shared_disk_bytes()},
                                {"releases", releases_json}};
     write_file_atomically(json_path->empty() ? "-" : *json_path, document.dump(2) + "\n");
@@ -101,10 +101,10 @@ void add_store_command(CLI::App& app, const CommonOptions& common, CommandAction
   });
 
   auto* path = store->add_subcommand("path", "print the root of one installed release");
-  path->add_option("version", options->version, "2.10 (newest installed 2.10.x) or 2.10.1")->required();
+  path->add_option("version", options->version, "2.10 (newest installed 2.10.x), 2.10.1 or newest")->required();
   path->callback([&action, &common, options] {
     action = [&common, options] {
-      std::cout << open_store(common).require(options->version).root.string() << "\n";
+      std::cout << open_store(common).resolve(options->version).root.string() << "\n";
       return ExitCode::Clean;
     };
   });

@@ -33,4 +33,9 @@ struct TorchVersion {
   auto operator<=>(const TorchVersion&) const = default;
 };
 
+// The oldest release whose headers this project understands (torch/headeronly and the generated
+// shim arrived in 2.9), and the first that knows TORCH_TARGET_VERSION.
+inline constexpr TorchVersion kOldestStableRelease{2, 9, 0};
+inline constexpr TorchVersion kFirstTargetableRelease{2, 10, 0};
+
 }  // namespace abicheck

@@ -5,12 +5,13 @@
 
 #include "core/project_paths.h"
 #include "core/tool_error.h"
+#include "store/release_store.h"
 
 namespace abicheck {
 namespace {
 
-ReleaseBaseline build_or_fail(const TorchHeaderSource& source, const std::string& spec) {
-  BaselineBuild build = build_baseline(source);
+ReleaseBaseline build_or_fail(const ResolvedRelease& release, const std::string& spec) {
+  BaselineBuild build = build_baseline(release.include_dir, release.lib_dir);
   for (const auto& problem : build.problems) {
     // Exports are compared by the diff itself; a function missing from the ABI model means the
     // model cannot be trusted for anything.
@@ -32,7 +33,7 @@ ReleaseBaseline obtain_baseline(const std::string& spec, const std::filesystem::
       if (std::filesystem::is_regular_file(committed / kInventoryFile)) return load_baseline(committed);
     }
   }
-  return build_or_fail(resolve_torch_source(spec, store_root), spec);
+  return build_or_fail(ReleaseStore::open(store_root).resolve(spec), spec);
 }
 
 std::vector<std::filesystem::path> committed_baselines(const std::filesystem::path& directory) {

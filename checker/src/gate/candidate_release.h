@@ -1,6 +1,5 @@
 #pragma once
 
-#include <filesystem>
 #include <string>
 
 #include "store/release_store.h"
@@ -14,13 +13,9 @@ struct ReleaseCandidate {
   bool from_store = false;
 };
 
-// Describes an installed torch package directory (`<env>/lib/pythonX.Y/site-packages/torch`):
-// version and CUDA from its version.py, the python of its environment (`<env>/bin/python3`), its
-// include and lib dirs. ToolError naming the directory when it is not one or has no python.
-StoredRelease release_from_torch_dir(const std::filesystem::path& torch_dir);
-
-// `spec` is a path (a torch package directory) or a version; a version missing from the store is
-// installed into it first (matrix/torch_store.py, which needs the network).
+// `spec` is resolved by the store (ReleaseStore::resolve): a torch package directory with its
+// environment's python, or a version; a version missing from the store is installed into it first
+// (matrix/torch_store.py, which needs the network).
 ReleaseCandidate resolve_candidate(const std::string& spec, const ReleaseStore& store);
 
 }  // namespace abicheck

@@ -414,10 +414,14 @@ TorchVersion read_release_from_headers(const std::filesystem::path& include_dir)
                       static_cast<int>(values[2].value_or(0))};
 }
 
+TorchVersion release_version(const ResolvedRelease& release) {
+  if (release.version) return *release.version;
+  require_stable_headers(release.include_dir);
+  return read_release_from_headers(release.include_dir);
+}
+
 ShimInventory collect_inventory(const std::filesystem::path& include_dir, const InventoryOptions& options) {
-  if (!std::filesystem::is_regular_file(include_dir / kShimHeader)) {
-    throw ToolError(fmt::format("{}: no stable ABI headers ({} is missing)", include_dir.string(), kShimHeader));
-  }
+  require_stable_headers(include_dir);
   TorchVersion release = options.release.value_or(read_release_from_headers(include_dir)).minor_release();
   if (release < kOldestStableRelease) {
     throw ToolError(fmt::format("{}: torch {} is older than {}, the first release with a stable ABI this tool reads",

@@ -5,6 +5,7 @@
 
 #include "core/torch_version.h"
 #include "inventory/shim_inventory.h"
+#include "store/release_store.h"
 
 namespace abicheck {
 
@@ -34,5 +35,9 @@ ShimInventory collect_inventory(const std::filesystem::path& include_dir, const 
 // The release the headers belong to, from TORCH_VERSION_MAJOR/MINOR/PATCH as the headers define
 // them (torch/headeronly/version.h from 2.10, torch/csrc/api/include/torch/version.h before).
 TorchVersion read_release_from_headers(const std::filesystem::path& include_dir);
+
+// A resolved release's version: the store's or its version.py's, else (a bare header tree) what its
+// headers define. ToolError when a header tree has no stable ABI headers.
+TorchVersion release_version(const ResolvedRelease& release);
 
 }  // namespace abicheck

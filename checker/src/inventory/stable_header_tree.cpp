@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include "core/tool_error.h"
-#include "store/release_store.h"
 
 namespace abicheck {
 namespace {
@@ -25,14 +24,14 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 5> kBackendH
     {"torch/csrc/inductor/aoti_torch/c/shim_xpu.h", "USE_XPU"},
 }};
 
-void require_stable_headers(const std::filesystem::path& include_dir, const std::string& spec) {
+}  // namespace
+
+void require_stable_headers(const std::filesystem::path& include_dir) {
   if (!std::filesystem::is_regular_file(include_dir / kShimHeader)) {
-    throw ToolError(fmt::format("{}: no stable ABI headers ({} is missing; torch {} or newer is needed)", spec,
-                                kShimHeader, kOldestStableRelease.to_string()));
+    throw ToolError(fmt::format("{}: no stable ABI headers ({} is missing; torch {} or newer is needed)",
+                                include_dir.string(), kShimHeader, kOldestStableRelease.to_string()));
   }
 }
-
-}  // namespace
 
 bool is_stable_header(std::string_view relative) {
   return std::ranges::any_of(kStableHeaderTrees, [&](std::string_view tree) { return relative.starts_with(tree); });
@@ -67,32 +66,6 @@ std::string_view backend_of_header(std::string_view relative) {
     if (header == relative) return backend;
   }
   return {};
-}
-
-TorchHeaderSource resolve_torch_source(const std::string& spec, const std::filesystem::path& store_root) {
-  std::filesystem::path path(spec);
-  if (std::filesystem::exists(path)) {
-    TorchHeaderSource source;
-    if (std::filesystem::is_directory(path / "include" / "torch")) {
-      source.include_dir = path / "include";
-      if (std::filesystem::is_directory(path / "lib")) source.lib_dir = path / "lib";
-    } else {
-      source.include_dir = path;
-    }
-    require_stable_headers(source.include_dir, spec);
-    return source;
-  }
-  if (!TorchVersion::try_parse(spec)) {
-    throw ToolError(fmt::format("{}: neither a torch version nor an existing directory", spec));
-  }
-  if (TorchVersion::parse(spec).minor_release() < kOldestStableRelease) {
-    throw ToolError(fmt::format("{}: torch older than {} has no stable ABI headers this tool understands", spec,
-                                kOldestStableRelease.to_string()));
-  }
-  ReleaseStore store(store_root.empty() ? ReleaseStore::default_root() : store_root);
-  StoredRelease release = store.require(spec);
-  require_stable_headers(release.include_dir, spec);
-  return {release.include_dir, release.lib_dir};
 }
 
 }  // namespace abicheck

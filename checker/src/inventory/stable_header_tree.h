@@ -1,7 +1,6 @@
 #pragma once
 
 #include <filesystem>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,11 +20,6 @@ inline constexpr std::string_view kStableHeaderTrees[] = {
 // The header every release with a stable ABI has; a tree without it is not a stable-ABI torch.
 inline constexpr std::string_view kShimHeader = "torch/csrc/inductor/aoti_torch/c/shim.h";
 
-// The oldest release whose headers this project understands (torch/headeronly and the generated
-// shim arrived in 2.9), and the first that knows TORCH_TARGET_VERSION.
-inline constexpr TorchVersion kOldestStableRelease{2, 9, 0};
-inline constexpr TorchVersion kFirstTargetableRelease{2, 10, 0};
-
 // True when `relative` (a path relative to the include dir) lies in one of the stable trees.
 bool is_stable_header(std::string_view relative);
 
@@ -42,15 +36,7 @@ std::string umbrella_source(const std::vector<std::string>& headers);
 // generated c_shim_cuda.h is simply not included by a CPU build): the define a user needs, or "".
 std::string_view backend_of_header(std::string_view relative);
 
-// A torch to take the stable surface from: an installed release, a torch package directory
-// (site-packages/torch, with include/ and lib/), or a bare include directory of headers.
-struct TorchHeaderSource {
-  std::filesystem::path include_dir;
-  std::optional<std::filesystem::path> lib_dir;  // none for a bare header tree
-};
-
-// `spec` is a version ("2.10", looked up in the store at store_root) or a path. Throws ToolError
-// when neither resolves, or when the tree has no stable ABI headers.
-TorchHeaderSource resolve_torch_source(const std::string& spec, const std::filesystem::path& store_root);
+// A ToolError naming include_dir when it has no stable ABI headers (no kShimHeader).
+void require_stable_headers(const std::filesystem::path& include_dir);
 
 }  // namespace abicheck

@@ -32,8 +32,9 @@ std::vector<TorchVersion> known_releases(const ReleaseStore& store, const fs::pa
   return known;
 }
 
-LintRun lint_extension(const ReleaseStore& store, const StoredRelease& build, const ExtensionLintRequest& request) {
+LintRun lint_extension(const ReleaseStore& store, const ResolvedRelease& build, const ExtensionLintRequest& request) {
   LintRun run;
+  const TorchVersion build_version = release_version(build);
   ExtensionSources sources = find_extension_sources(request.path);
   if (!request.root.empty()) sources.root = fs::absolute(request.root).lexically_normal();
   if (request.target) {
@@ -46,13 +47,13 @@ LintRun lint_extension(const ReleaseStore& store, const StoredRelease& build, co
                                            request.target->abi_value()});
     }
   }
+  std::optional<int> cuda_major = build.installed ? build.installed->cuda_major : std::nullopt;
   ParseEnvironment environment{build.include_dir,
-                               build.cuda_major ? find_cuda_include_dirs(store.root(), *build.cuda_major)
-                                                : std::vector<fs::path>{},
+                               cuda_major ? find_cuda_include_dirs(store.root(), *cuda_major) : std::vector<fs::path>{},
                                sources.root};
   ExtensionFacts facts = collect_extension_facts(sources, environment);
 
-  fs::path inventory_path = request.baselines / build.version.to_string() / "inventory.json";
+  fs::path inventory_path = request.baselines / build_version.to_string() / "inventory.json";
   std::optional<ShimInventory> inventory;
   if (fs::exists(inventory_path)) {
     inventory = load_inventory(inventory_path);
@@ -60,7 +61,7 @@ LintRun lint_extension(const ReleaseStore& store, const StoredRelease& build, co
     run.notes.push_back(
         fmt::format("{} does not exist; E003 (API newer than the target) is not checked", inventory_path.string()));
   }
-  ExtensionLintContext context{build.version.minor_release(), known_releases(store, request.baselines),
+  ExtensionLintContext context{build_version.minor_release(), known_releases(store, request.baselines),
                                inventory ? &*inventory : nullptr};
   for (const auto& rule : extension_rules()) run.report.rules.push_back(rule.rule);
   run.report.diagnostics = run_extension_rules(facts, context);
@@ -70,20 +71,14 @@ LintRun lint_extension(const ReleaseStore& store, const StoredRelease& build, co
 
 namespace {
 
-fs::path header_tree(const ReleaseStore& store, const std::string& torch) {
-  if (TorchVersion::try_parse(torch) && !fs::exists(torch)) return store.require(torch).include_dir;
-  if (fs::is_directory(fs::path(torch) / "include" / "torch" / "csrc" / "stable")) return fs::path(torch) / "include";
-  if (fs::is_directory(fs::path(torch) / "torch" / "csrc" / "stable")) return torch;
-  throw ToolError(fmt::format("{}: neither a store release nor a tree with torch/csrc/stable", torch));
-}
-
 // The candidate's inventory: the one given, else the committed baseline when its stamp says it
 // was collected from these headers, else collected now (the slow path: ~20 libclang parses).
-ShimInventory candidate_inventory(const fs::path& include_dir, const HeaderLintRequest& request, LintRun& run) {
+ShimInventory candidate_inventory(const ResolvedRelease& candidate, const fs::path& include_dir,
+                                  const HeaderLintRequest& request, LintRun& run) {
   if (request.inventory) return *request.inventory;
   auto started = std::chrono::steady_clock::now();
   auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
-  fs::path baseline_dir = request.baselines / read_release_from_headers(include_dir).minor_release().to_string();
+  fs::path baseline_dir = request.baselines / release_version(candidate).minor_release().to_string();
   if (!request.stamp_baseline) {
     if (auto stamped = stamped_inventory(baseline_dir, include_dir)) {
       run.notes.push_back(fmt::format("inventory: {} reused (its stamp matches these headers; checked in {:.1f} s)",
@@ -107,13 +102,12 @@ ShimInventory candidate_inventory(const fs::path& include_dir, const HeaderLintR
 
 LintRun lint_headers(const ReleaseStore& store, const HeaderLintRequest& request) {
   LintRun run;
-  fs::path include_dir = fs::absolute(header_tree(store, request.torch)).lexically_normal();
-  ShimInventory candidate = candidate_inventory(include_dir, request, run);
+  ResolvedRelease release = store.resolve(request.torch);
+  fs::path include_dir = fs::absolute(release.include_dir).lexically_normal();
+  ShimInventory candidate = candidate_inventory(release, include_dir, request, run);
   auto started = std::chrono::steady_clock::now();
-  auto store_headers = [&store](TorchVersion release) -> std::optional<fs::path> {
-    for (const auto& stored : store.releases()) {
-      if (stored.version.minor_release() == release.minor_release()) return stored.include_dir;
-    }
+  auto store_headers = [&store](TorchVersion earlier) -> std::optional<fs::path> {
+    if (auto stored = store.find(earlier.to_string())) return stored->include_dir;
     return std::nullopt;
   };
   HeaderLintInput input = gather_header_lint_input(include_dir, std::move(candidate), request.baselines, store_headers);

@@ -25,7 +25,17 @@ CellVerdict judge_load_failure(Expectation expectation, TorchVersion runtime, co
     if (symbol) return {CellOutcome::ExpectedFail, fmt::format("unstable ABI broke at load: undefined symbol {}", *symbol)};
     return {CellOutcome::UnexpectedFail, fmt::format("load failed: {}", run.load_error)};
   }
-  if (expectation != Expectation::LoadFail) return {CellOutcome::UnexpectedFail, fmt::format("load failed: {}", run.load_error)};
+  if (expectation != Expectation::LoadFail) {
+    // A shim the runtime lacks: say which release has it, the fix an author needs.
+    if (symbol && is_shim_symbol(*symbol)) {
+      auto introduced = first_exporting(*symbol);
+      return {CellOutcome::UnexpectedFail,
+              fmt::format("load failed: undefined symbol {} ({})", *symbol,
+                          introduced ? fmt::format("first exported by torch {}", introduced->to_string())
+                                     : std::string("exported by no stored release"))};
+    }
+    return {CellOutcome::UnexpectedFail, fmt::format("load failed: {}", run.load_error)};
+  }
   if (!symbol) {
     return {CellOutcome::UnexpectedFail, fmt::format("load failed, but not with an undefined symbol: {}", run.load_error)};
   }
@@ -113,9 +123,13 @@ CellVerdict classify_cell(Expectation expectation, TorchVersion runtime, const B
     return {CellOutcome::UnexpectedPass, "loaded although the target is newer than the runtime"};
   }
   if (run->cases_failed > 0) {
+    if (run->tests == CellTests::SmokeTest) {
+      return {CellOutcome::UnexpectedFail, fmt::format("smoke test failed ({}): {}", run->describe, run->last_output_line)};
+    }
     return {CellOutcome::UnexpectedFail, fmt::format("{} of {} op tests failed", run->cases_failed,
                                                      run->cases_failed + run->cases_passed)};
   }
+  if (run->tests == CellTests::SmokeTest) return {CellOutcome::Pass, "smoke test passed"};
   if (expectation == Expectation::NoGuarantee) {
     return {CellOutcome::Pass, fmt::format("{} op tests passed (unstable ABI: worked, not guaranteed)", run->cases_passed)};
   }

@@ -35,8 +35,13 @@ struct BuildStatus {
   std::string detail;  // "exit 1", "signal 9 (Killed)", "timed out after 900 s", "nvcc not found"
 };
 
+// What runs once the library has loaded: the matrix's op tests (counted in the runner's result
+// file), or a project's smoke test (`check`: one command, passed or failed by its exit status).
+enum class CellTests { OpTests, SmokeTest };
+
 // How the cell's process ended and what its result file said.
 struct CellRun {
+  CellTests tests = CellTests::OpTests;
   std::optional<int> exit_code;
   std::optional<int> term_signal;
   bool timed_out = false;
@@ -46,6 +51,7 @@ struct CellRun {
   std::string load_error;       // the loader's message when !loaded
   int cases_passed = 0;
   int cases_failed = 0;
+  std::string last_output_line;  // a smoke test's, which says why it failed
 };
 
 struct CellVerdict {

@@ -5,10 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
-#include <nlohmann/json.hpp>
 #include <regex>
-#include <thread>
 
 #include "core/atomic_file.h"
 #include "core/process.h"
@@ -23,6 +20,7 @@ namespace fs = std::filesystem;
 
 // Changing how libraries are built must invalidate every cached build.
 constexpr std::string_view kBuildRecipe = "unity-tu/link-libtorch/v1";
+constexpr std::string_view kLibraryName = "libabiref_matrix.so";
 
 std::optional<std::string> find_tool(const std::string& name, const std::string& environment_override,
                                      const std::vector<std::string>& fallbacks) {
@@ -98,8 +96,8 @@ std::vector<fs::path> group_sources(const fs::path& sources, const std::string& 
   return result;
 }
 
-KernelBuilder::KernelBuilder(fs::path cache_dir, const MatrixSpec& spec, bool fresh)
-    : cache_dir_(std::move(cache_dir)), spec_(spec), fresh_(fresh) {}
+KernelBuilder::KernelBuilder(const fs::path& cache_dir, const MatrixSpec& spec, bool fresh)
+    : cache_(cache_dir / "builds"), spec_(spec), fresh_(fresh) {}
 
 std::vector<std::string> KernelBuilder::compile_flags(const BuildRequest& request) const {
   const auto& release = request.build_release;
@@ -142,38 +140,34 @@ std::string KernelBuilder::key(const BuildRequest& request) const {
 BuildRecord KernelBuilder::build(const BuildRequest& request) const {
   BuildRecord record;
   record.key = key(request);
-  const fs::path final_dir = cache_dir_ / "builds" / record.key;
-  const fs::path manifest = final_dir / "build.json";
-  if (!fresh_ && fs::exists(manifest)) {
-    auto saved = nlohmann::json::parse(std::ifstream(manifest), nullptr, false);
-    if (!saved.is_discarded()) {
-      record.cached = true;
-      record.status.kind = saved.value("built", false) ? BuildStatus::Kind::Built : BuildStatus::Kind::Failed;
-      record.status.detail = saved.value("detail", "");
-      record.seconds = saved.value("seconds", 0.0);
-      std::ifstream log(final_dir / "build.log");
-      record.log.assign(std::istreambuf_iterator<char>(log), std::istreambuf_iterator<char>());
-      if (record.status.kind == BuildStatus::Kind::Built) record.library = final_dir / "libabiref_matrix.so";
-      return record;
-    }
+  bool compiler_missing = false;
+  CachedBuild entry = cache_.build(record.key, fresh_, [&](const fs::path& work_dir) {
+    return build_into(request, work_dir, compiler_missing);
+  });
+  record.cached = entry.cached;
+  record.log = std::move(entry.log);
+  record.seconds = entry.manifest.seconds;
+  if (entry.manifest.built) {
+    record.status = {BuildStatus::Kind::Built, entry.manifest.detail};
+    record.library = entry.directory / kLibraryName;
+  } else {
+    record.status = {compiler_missing ? BuildStatus::Kind::Unavailable : BuildStatus::Kind::Failed, entry.manifest.detail};
   }
+  return record;
+}
 
+BuildOutcome KernelBuilder::build_into(const BuildRequest& request, const fs::path& work_dir, bool& compiler_missing) const {
+  BuildOutcome outcome;
   std::optional<std::string> gpu_compiler;
   if (request.backend != Backend::Cpu) {
     gpu_compiler = device_compiler(request.backend);
     if (!gpu_compiler) {
-      record.status = {BuildStatus::Kind::Unavailable,
-                       request.backend == Backend::Cuda ? "nvcc not found" : "hipcc not found"};
-      return record;
+      compiler_missing = true;
+      outcome.manifest.detail = request.backend == Backend::Cuda ? "nvcc not found" : "hipcc not found";
+      outcome.cacheable = false;
+      return outcome;
     }
   }
-
-  // Work in a private directory and move it into place whole, so that a reader (another run, or a
-  // crash halfway) never sees half a build.
-  auto id = std::hash<std::thread::id>{}(std::this_thread::get_id());
-  const fs::path work_dir = cache_dir_ / "builds" / fmt::format("{}.tmp-{}-{:x}", record.key, getpid(), id);
-  fs::remove_all(work_dir);
-  fs::create_directories(work_dir);
 
   const TorchVersion target = request.suite->api == ExtensionApi::Stable ? request.target : TorchVersion{99, 0, 0};
   std::vector<fs::path> host_sources = group_sources(request.suite->sources, "cpu", target, ".cpp");
@@ -189,18 +183,21 @@ BuildRecord KernelBuilder::build(const BuildRequest& request) const {
 
   const auto timeout = std::chrono::seconds(spec_.build_timeout_s);
   const std::size_t memory = spec_.build_memory_mb << 20;
-  bool ok = true;
+  BuildManifest& manifest = outcome.manifest;
+  manifest.built = true;
   auto run_step = [&](const std::vector<std::string>& argv) {
     ProcessResult result = run_process({.argv = argv, .working_dir = work_dir, .timeout = timeout,
                                         .memory_limit_bytes = memory});
-    record.log += shell_line(argv) + "\n" + result.output;
-    record.seconds += result.duration.count();
+    outcome.log += shell_line(argv) + "\n" + result.output;
+    manifest.seconds += result.duration.count();
     if (!result.succeeded()) {
-      ok = false;
-      record.status = {BuildStatus::Kind::Failed, result.describe()};
-      if (result.timed_out || result.term_signal) record.status.detail += " (not cached)";
+      manifest.built = false;
+      manifest.detail = result.describe();
+      if (result.timed_out || result.term_signal) {
+        manifest.detail += " (not cached)";
+        outcome.cacheable = false;
+      }
     }
-    return result;
   };
 
   std::vector<std::string> objects;
@@ -211,18 +208,18 @@ BuildRecord KernelBuilder::build(const BuildRequest& request) const {
       fs::path object = work_dir / (source.stem().string() + "." + kind + ".o");
       run_step(device_object_command(request.backend, *gpu_compiler, spec_, request.suite->sources / "include", source,
                                      object));
-      if (!ok) break;
+      if (!manifest.built) break;
       objects.push_back(object.string());
     }
   }
 
-  if (ok) {
+  if (manifest.built) {
     std::vector<std::string> argv = {host_compiler()};
     auto flags = compile_flags(request);
     argv.insert(argv.end(), flags.begin(), flags.end());
     argv.push_back("unity.cpp");
     argv.insert(argv.end(), objects.begin(), objects.end());
-    argv.insert(argv.end(), {"-o", "libabiref_matrix.so", "-L" + request.build_release.lib_dir.string(), "-ltorch_cpu"});
+    argv.insert(argv.end(), {"-o", std::string(kLibraryName), "-L" + request.build_release.lib_dir.string(), "-ltorch_cpu"});
     // The loader resolves the shims against the libtorch already in the runtime process (same
     // soname); without a NEEDED entry they would stay unresolved, since torch loads its libraries
     // RTLD_LOCAL.
@@ -234,21 +231,11 @@ BuildRecord KernelBuilder::build(const BuildRequest& request) const {
     if (request.backend == Backend::Rocm) argv.push_back("-lamdhip64");
     run_step(argv);
   }
-  if (ok) record.status = {BuildStatus::Kind::Built, "built"};
-
-  write_file_atomically(work_dir / "build.log", record.log);
-  bool cacheable = ok || record.status.detail.find("(not cached)") == std::string::npos;
-  if (cacheable) {
-    nlohmann::json saved = {{"built", ok}, {"detail", record.status.detail}, {"seconds", record.seconds}};
-    write_file_atomically(work_dir / "build.json", saved.dump(1) + "\n");
-    std::error_code error;
-    fs::remove_all(final_dir, error);
-    fs::rename(work_dir, final_dir, error);
-    if (error) fs::remove_all(work_dir, error);  // another run built the same key first: theirs is as good
+  if (manifest.built) {
+    manifest.detail = "built";
+    manifest.outputs = {std::string(kLibraryName)};
   }
-  if (!cacheable) fs::remove_all(work_dir);
-  if (ok) record.library = final_dir / "libabiref_matrix.so";
-  return record;
+  return outcome;
 }
 
 }  // namespace abicheck

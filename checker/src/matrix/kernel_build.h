@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/build_cache.h"
 #include "core/torch_version.h"
 #include "matrix/cell_expectation.h"
 #include "matrix/matrix_spec.h"
@@ -34,18 +35,20 @@ struct BuildRecord {
 std::vector<std::filesystem::path> group_sources(const std::filesystem::path& sources, const std::string& kind,
                                                  TorchVersion target, const std::string& extension);
 
-// Builds libraries into <cache>/builds/<key>/, one process per compiler call, each with the spec's
-// time and memory limits. A cached build (same sources, backend, B, T, toolchain) is reused unless
-// `fresh`; builds that timed out or were killed are never cached.
+// Builds libraries into the build cache <cache>/builds/<key>/ (core/build_cache.h), one process per
+// compiler call, each with the spec's time and memory limits. A cached build (same sources, backend,
+// B, T, toolchain) is reused unless `fresh`; builds that timed out or were killed are never cached.
 class KernelBuilder {
  public:
-  KernelBuilder(std::filesystem::path cache_dir, const MatrixSpec& spec, bool fresh);
+  KernelBuilder(const std::filesystem::path& cache_dir, const MatrixSpec& spec, bool fresh);
   std::string key(const BuildRequest& request) const;
   BuildRecord build(const BuildRequest& request) const;
 
  private:
   std::vector<std::string> compile_flags(const BuildRequest& request) const;
-  std::filesystem::path cache_dir_;
+  // Compiles and links into `work_dir`; `compiler_missing` when the backend has no compiler here.
+  BuildOutcome build_into(const BuildRequest& request, const std::filesystem::path& work_dir, bool& compiler_missing) const;
+  BuildCache cache_;
   const MatrixSpec& spec_;
   bool fresh_;
 };

@@ -31,7 +31,7 @@ TEST(BaselineDriftStore, RegeneratedBaselinesMatchTheCommittedOnes) {
       ADD_FAILURE() << "torch " << name << " is installed but shim_decls/" << name << " is not committed";
       continue;
     }
-    BaselineBuild build = build_baseline({release.include_dir, release.lib_dir});
+    BaselineBuild build = build_baseline(release.include_dir, release.lib_dir);
     EXPECT_TRUE(build.problems.empty()) << name << ": " << build.problems.front().name << " "
                                         << build.problems.front().problem;
     write_baseline(build.baseline, work.path() / name);

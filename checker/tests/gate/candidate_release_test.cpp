@@ -22,7 +22,7 @@ TEST(CandidateRelease, StoreReleaseTorchDirDescribesItselfLikeItsManifest) {
   ReleaseStore store(ReleaseStore::default_root());
   auto stored = store.find("2.15");
   if (!stored) GTEST_SKIP() << "the torch store lacks 2.15";
-  StoredRelease candidate = release_from_torch_dir(stored->torch_dir);
+  StoredRelease candidate = resolve_torch_directory(stored->torch_dir).require_installed();
   EXPECT_EQ(candidate.version, stored->version);
   EXPECT_EQ(candidate.cuda_major, stored->cuda_major);
   EXPECT_EQ(candidate.include_dir, stored->include_dir);
@@ -37,7 +37,7 @@ TEST(CandidateRelease, SourceBuildVersionAndCpuWheelAreRead) {
   fs::create_directories(env / "bin");
   std::ofstream(env / "bin" / "python3") << "";
   std::ofstream(torch_dir / "version.py") << "__version__ = '2.16.0a0+git0123abc'\ncuda: Optional[str] = None\n";
-  StoredRelease candidate = release_from_torch_dir(torch_dir);
+  StoredRelease candidate = resolve_torch_directory(torch_dir).require_installed();
   EXPECT_EQ(candidate.version, (TorchVersion{2, 16, 0}));
   EXPECT_FALSE(candidate.cuda_major);
   EXPECT_EQ(candidate.python, env / "bin" / "python3");

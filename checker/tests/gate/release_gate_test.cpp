@@ -112,7 +112,7 @@ TEST_F(ReleaseGateBadInput, EachIsOneLineAndExitTwo) {
   std::ofstream(no_python / "version.py") << "__version__ = '2.16.0a0+git0123abc'\ncuda: Optional[str] = None\n";
 
   const std::vector<BadGateInput> cases = {
-      {"neither a path nor a version", {}, "no/such/torch", "no/such/torch: neither a torch package directory nor a torch version"},
+      {"neither a path nor a version", {}, "no/such/torch", "no/such/torch: neither a torch version (2.10, 2.10.1, newest) nor an existing torch directory"},
       {"a directory that is not torch", {}, gate_fixtures.string(), "not a torch package directory"},
       {"an environment without python", {}, no_python.string(), "no python for this torch"},
       {"last release not older", {"--last", "2.15"}, "", "--last 2.15: not older than the candidate 2.15"},

@@ -25,6 +25,8 @@ CellRun load_failure(const std::string& message) {
   return CellRun{.exit_code = 3, .describe = "exit 3", .result_written = true, .loaded = false, .load_error = message};
 }
 
+std::string exit_description(int exit_code) { return "exit " + std::to_string(exit_code); }
+
 CellRun completed(int passed, int failed) {
   return CellRun{.exit_code = failed ? 1 : 0, .describe = "exit 0", .result_written = true, .loaded = true,
                  .cases_passed = passed, .cases_failed = failed};
@@ -143,6 +145,35 @@ TEST(MatrixClassification, UnstableBreakAtLoadIsExpectedAndWorkingIsAPass) {
   auto worked = classify_cell(Expectation::NoGuarantee, v2_10, built, true, completed(1, 0), first_exporting);
   EXPECT_EQ(worked.outcome, CellOutcome::Pass);
   EXPECT_NE(worked.reason.find("not guaranteed"), std::string::npos);
+}
+
+// A project's smoke test (check) is judged by the same classifier: one command, no result file.
+CellRun smoke(int exit_code, const std::string& last_line) {
+  return CellRun{.tests = CellTests::SmokeTest, .exit_code = exit_code, .describe = exit_description(exit_code),
+                 .result_written = true, .loaded = true, .cases_passed = exit_code == 0 ? 1 : 0,
+                 .cases_failed = exit_code == 0 ? 0 : 1, .last_output_line = last_line};
+}
+
+TEST(MatrixClassification, SmokeTestPassesAndFailsByItsExitStatus) {
+  auto passed = classify_cell(Expectation::Pass, v2_12, built, true, smoke(0, "ok"), first_exporting);
+  EXPECT_EQ(passed.outcome, CellOutcome::Pass);
+  EXPECT_EQ(passed.reason, "smoke test passed");
+  auto failed = classify_cell(Expectation::Pass, v2_12, built, true, smoke(1, "AssertionError: 3 != 4"), first_exporting);
+  EXPECT_EQ(failed.outcome, CellOutcome::UnexpectedFail);
+  EXPECT_EQ(failed.reason, "smoke test failed (exit 1): AssertionError: 3 != 4");
+}
+
+TEST(MatrixClassification, AnUnexpectedLoadFailureNamesTheReleaseThatHasTheShim) {
+  auto verdict = classify_cell(Expectation::Pass, v2_9, built, true,
+                               load_failure("lib.so: undefined symbol: torch_from_blob"), first_exporting);
+  EXPECT_EQ(verdict.outcome, CellOutcome::UnexpectedFail);
+  EXPECT_EQ(verdict.reason, "load failed: undefined symbol torch_from_blob (first exported by torch 2.11)");
+  auto unknown = classify_cell(Expectation::Pass, v2_9, built, true,
+                               load_failure("lib.so: undefined symbol: torch_not_a_shim_yet"), first_exporting);
+  EXPECT_EQ(unknown.reason, "load failed: undefined symbol torch_not_a_shim_yet (exported by no stored release)");
+  auto not_a_shim = classify_cell(Expectation::Pass, v2_9, built, true,
+                                  load_failure("lib.so: undefined symbol: _ZN3c104Half"), first_exporting);
+  EXPECT_EQ(not_a_shim.reason, "load failed: lib.so: undefined symbol: _ZN3c104Half");
 }
 
 }  // namespace
