@@ -11,7 +11,7 @@ namespace abicheck {
 MainJobResult run_main_job(const ReleaseStore& store, const MainJobRequest& request) {
   MainJobResult result;
   // Bad input first, before the matrix spends minutes.
-  result.lint_release = request.lint_torch.empty() ? store.require_newest() : store.require(request.lint_torch);
+  result.lint_release = store.resolve(request.lint_torch.empty() ? "newest" : request.lint_torch).require_installed();
   std::vector<std::filesystem::path> baselines = committed_baselines(request.baselines);
 
   result.matrix = run_matrix(request.spec, store, request.matrix);
