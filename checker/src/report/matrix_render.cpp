@@ -208,7 +208,7 @@ std::string render_matrix_grid(const json& section) {
 }
 
 std::string render_matrix_cost(const MatrixResult& result) {
-  return fmt::format("{} builds, {} cached; {} cells from cache; {:.1f} s\n", result.builds_total, result.builds_cached,
+  return fmt::format("({} builds, {} cached; {} cells from cache; {:.1f} s)\n", result.builds_total, result.builds_cached,
                      result.cells_cached, result.wall_s);
 }
 

@@ -23,7 +23,7 @@ std::vector<JUnitCase> matrix_junit_cases(const nlohmann::json& section);
 std::string render_matrix_markdown(const nlohmann::json& section);
 // The same grid for a terminal, then the unexpected cells and the counts per outcome.
 std::string render_matrix_grid(const nlohmann::json& section);
-// "175 cells built from 40 builds (38 cached); 100 cells from cache; 12.3 s": what the run cost.
+// "(40 builds, 38 cached; 100 cells from cache; 12.3 s)": what the run cost.
 std::string render_matrix_cost(const MatrixResult& result);
 
 }  // namespace abicheck

@@ -68,6 +68,11 @@ reason = "was used by an op that has since been ported"
   ASSERT_EQ(run.report["stale_allowlist_entries"].size(), 1u) << run.output;
   EXPECT_EQ(run.report["stale_allowlist_entries"][0]["pattern"], "_ZN3c1010TensorImpl*");
   EXPECT_EQ(run.report["stale_allowlist_entries"][0]["line"], 5);
+  // The stale entry is the audit's own finding, so `report` on the document exits 1 too (run_cli
+  // runs it; the verdict says why).
+  ASSERT_EQ(run.document["verdict"]["findings"].size(), 1u) << run.document.dump(2);
+  EXPECT_EQ(run.document["verdict"]["findings"][0]["kind"], "stale-allowlist-entry");
+  EXPECT_EQ(run.document["verdict"]["exit_code"], 1);
 }
 
 TEST(AuditAllowlist, AnEntryWithoutReasonIsAToolError) {

@@ -100,14 +100,19 @@ std::optional<std::filesystem::path> build_extension_fixture(const ExtensionFixt
 }
 
 AuditRun run_audit_json(std::vector<std::string> arguments) {
+  // A file of its own per run, so that run_cli also proves `report` on it agrees with the audit.
+  static int runs = 0;
+  std::filesystem::path json_file = audit_scratch_dir() / ("run-" + std::to_string(getpid()) + "-" + std::to_string(++runs) + ".json");
+  std::filesystem::remove(json_file);
   arguments.insert(arguments.begin(), "audit");
-  arguments.insert(arguments.end(), {"--json", "-"});
+  arguments.insert(arguments.end(), {"--json", json_file.string()});
   ProcessResult result = run_cli(arguments);
-  AuditRun run{result.exit_code.value_or(-1), nullptr, result.output};
-  auto start = result.output.find("{\n");
-  if (start != std::string::npos) {
-    run.report = nlohmann::json::parse(result.output.substr(start, result.output.rfind('}') - start + 1), nullptr, false);
+  AuditRun run{result.exit_code.value_or(-1), nullptr, nullptr, result.output};
+  if (std::filesystem::exists(json_file)) {
+    run.document = nlohmann::json::parse(std::ifstream(json_file), nullptr, false);
+    if (run.document.is_object() && run.document.contains("audit")) run.report = run.document["audit"];
   }
+  std::filesystem::remove(json_file);
   return run;
 }
 

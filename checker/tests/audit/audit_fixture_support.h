@@ -31,10 +31,12 @@ void PrintTo(const ExtensionFixture& fixture, std::ostream* stream);  // gtest n
 // not installed.
 std::optional<std::filesystem::path> build_extension_fixture(const ExtensionFixture& fixture, std::string& why);
 
-// Runs `torch-abi-check audit ARGS --json -` and returns the exit code and the parsed report.
+// Runs `torch-abi-check audit ARGS --json FILE` and returns the exit code, the report document and
+// its audit section.
 struct AuditRun {
   int exit_code = -1;
-  nlohmann::json report;
+  nlohmann::json report;    // the document's "audit" section
+  nlohmann::json document;  // the whole report document (verdict included)
   std::string output;
 };
 AuditRun run_audit_json(std::vector<std::string> arguments);

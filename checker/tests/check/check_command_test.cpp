@@ -43,7 +43,7 @@ std::set<std::string> tree_of(const fs::path& directory) {
 bool has_finding(const json& findings, const json& expected) {
   return std::ranges::any_of(findings, [&](const json& finding) {
     return finding["stage"] == expected["stage"] && finding["where"] == expected["where"] &&
-           finding["what"] == expected["what"] &&
+           finding["kind"] == expected["kind"] &&
            finding["message"].get<std::string>().find(expected["message_contains"].get<std::string>()) != std::string::npos;
   });
 }
@@ -77,10 +77,10 @@ class CheckCommand : public ::testing::Test {
     EXPECT_EQ(tree_of(project), before) << "check wrote into the project";
     const json document = read_json(output_ / "check.json");
     EXPECT_EQ(document["verdict"]["lines"][0], expected["verdict"]) << result.output;
-    EXPECT_EQ(document["findings"].size(), expected["findings"].size()) << document["findings"].dump(1);
+    const json& findings = document["verdict"]["findings"];
+    EXPECT_EQ(findings.size(), expected["findings"].size()) << findings.dump(1);
     for (const auto& finding : expected["findings"]) {
-      EXPECT_TRUE(has_finding(document["findings"], finding)) << "missing " << finding.dump() << "\nin "
-                                                              << document["findings"].dump(1);
+      EXPECT_TRUE(has_finding(findings, finding)) << "missing " << finding.dump() << "\nin " << findings.dump(1);
     }
     std::string html = read_text(output_ / "check.html");
     EXPECT_NE(html.find("id=\"report-data\""), std::string::npos);
@@ -104,8 +104,8 @@ std::set<std::string> outcomes_by_cell(const json& document) {
 
 TEST_F(CheckCommand, CMakeProjectWorksFromItsTargetToTheNewest) {
   json document = check_fixture("cmake_ok");
-  EXPECT_EQ(document["build_system"], "cmake");
-  EXPECT_EQ(document["target"], "2.14");
+  EXPECT_EQ(document["check"]["build_system"], "cmake");
+  EXPECT_EQ(document["check"]["target"], "2.14");
   EXPECT_EQ(outcomes_by_cell(document),
             (std::set<std::string>{"2.14/2.14:pass", "2.14/2.15:pass", "2.15/2.14:pass", "2.15/2.15:pass"}));
   for (const auto& binary : document["audit"]["binaries"]) EXPECT_EQ(binary["verdict"], "stable");
@@ -113,15 +113,15 @@ TEST_F(CheckCommand, CMakeProjectWorksFromItsTargetToTheNewest) {
 
 TEST_F(CheckCommand, SetuptoolsProjectWorksFromItsTargetToTheNewest) {
   json document = check_fixture("setuptools_ok");
-  EXPECT_EQ(document["build_system"], "setuptools");
-  EXPECT_EQ(document["target"], "2.14");
+  EXPECT_EQ(document["check"]["build_system"], "setuptools");
+  EXPECT_EQ(document["check"]["target"], "2.14");
   EXPECT_EQ(outcomes_by_cell(document),
             (std::set<std::string>{"2.14/2.14:pass", "2.14/2.15:pass", "2.15/2.14:pass", "2.15/2.15:pass"}));
 }
 
 TEST_F(CheckCommand, BrokenProjectSaysWhatBreaksWhereAndWhy) {
   json document = check_fixture("broken");
-  EXPECT_EQ(document["target"], "2.13");
+  EXPECT_EQ(document["check"]["target"], "2.13");
   // Built against 2.15 only (2.13's headers lack the over-target shim): refused on 2.13, crashes on
   // 2.14, works on 2.15.
   EXPECT_EQ(outcomes_by_cell(document),
@@ -136,12 +136,12 @@ TEST_F(CheckCommand, BrokenProjectSaysWhatBreaksWhereAndWhy) {
 
 TEST_F(CheckCommand, ProjectWithoutTargetIsAFindingAndIsCheckedOnTheNewestOnly) {
   json document = check_fixture("no_target");
-  EXPECT_TRUE(document["target"].is_null());
-  EXPECT_EQ(document["runtimes"], json::array({"2.15"}));
-  ASSERT_EQ(document["builds"].size(), 1u);
-  EXPECT_EQ(document["builds"][0]["torch"], "2.15");
-  EXPECT_EQ(document["builds"][0]["built"], true);
-  EXPECT_EQ(document["notes"].back(), "no smoke test configured ([tool.torch-abi-check] smoke = \"...\"): nothing was run");
+  EXPECT_TRUE(document["check"]["target"].is_null());
+  EXPECT_EQ(document["check"]["runtimes"], json::array({"2.15"}));
+  ASSERT_EQ(document["check"]["builds"].size(), 1u);
+  EXPECT_EQ(document["check"]["builds"][0]["torch"], "2.15");
+  EXPECT_EQ(document["check"]["builds"][0]["built"], true);
+  EXPECT_EQ(document["check"]["notes"].back(), "no smoke test configured ([tool.torch-abi-check] smoke = \"...\"): nothing was run");
 }
 
 // A project known only by its compile_commands.json has nothing to build with: it is linted, and
@@ -159,8 +159,8 @@ TEST_F(CheckCommand, CompileCommandsOnlyProjectIsLintedNotBuilt) {
   EXPECT_EQ(result.exit_code, 0) << result.output;
   json document = read_json(output_ / "check.json");
   EXPECT_EQ(document["verdict"]["lines"][0], "lint clean for torch 2.14 … 2.15 (not built: no CMakeLists.txt or setup.py)");
-  EXPECT_TRUE(document["build_system"].is_null());
-  EXPECT_TRUE(document["builds"].empty());
+  EXPECT_TRUE(document["check"]["build_system"].is_null());
+  EXPECT_TRUE(document["check"]["builds"].empty());
 }
 
 TEST(CheckCommandInput, UnknownConfigKeyIsOneLineNamingTheFileAndTheKey) {

@@ -27,7 +27,7 @@ TEST(DiffCli, BreakingChangeExitsOneAndWritesTheJsonReport) {
   ProcessResult result = run_cli({"diff", fixture("signature_changed/old"), fixture("signature_changed/new"), "--json",
                                   json_path.string()});
   EXPECT_EQ(result.exit_code, 1) << result.output;
-  auto report = nlohmann::json::parse(std::ifstream(json_path));
+  auto report = nlohmann::json::parse(std::ifstream(json_path)).at("diffs").at(0);
   ASSERT_FALSE(report.at("changes").empty());
   bool found = false;
   for (const auto& change : report.at("changes")) {
@@ -53,7 +53,7 @@ reason = "fixed long ago"
       run_cli({"diff", fixture("signature_changed/old"), fixture("signature_changed/new"), "--suppressions",
                (work.path() / "accepted.toml").string(), "--json", json_path.string()});
   EXPECT_EQ(result.exit_code, 0) << result.output;
-  auto report = nlohmann::json::parse(std::ifstream(json_path));
+  auto report = nlohmann::json::parse(std::ifstream(json_path)).at("diffs").at(0);
   bool suppressed = false, stale = false;
   for (const auto& change : report.at("changes")) {
     suppressed |= change.at("name") == "torch_from_blob" && change.contains("suppressed");

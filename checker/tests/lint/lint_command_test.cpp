@@ -63,7 +63,7 @@ TEST_F(LintCommandTest, JsonReportHasOneObjectPerDiagnosticAndIsDeterministic) {
   ASSERT_EQ(run_lint({"extension", dir, "--torch", "2.11", "--json", first.string()}).exit_code, 1);
   ASSERT_EQ(run_lint({"extension", dir, "--torch", "2.11", "--json", second.string()}).exit_code, 1);
   EXPECT_EQ(read_file(first), read_file(second));
-  auto document = nlohmann::json::parse(read_file(first));
+  auto document = nlohmann::json::parse(read_file(first)).at("lint");
   ASSERT_FALSE(document.at("diagnostics").empty());
   for (const auto& diagnostic : document["diagnostics"]) {
     for (const char* key : {"rule", "severity", "file", "line", "column", "message"}) {
@@ -71,6 +71,20 @@ TEST_F(LintCommandTest, JsonReportHasOneObjectPerDiagnosticAndIsDeterministic) {
     }
   }
   EXPECT_EQ(document["diagnostics"][0]["severity"], "error");
+}
+
+// The header lint writes the same report document; run_cli proves `report` on it exits as the lint did.
+TEST_F(LintCommandTest, HeaderLintJsonCarriesItsVerdict) {
+  fs::path json = scratch_ / "headers.json";
+  fs::path tree = fixture("headers/H001/bad");
+  auto result = run_lint({"headers", "--torch", (tree / "include").string(), "--baselines", (tree / "baselines").string(),
+                          "--json", json.string()});
+  ASSERT_EQ(result.exit_code, 1) << result.output;
+  auto document = nlohmann::json::parse(read_file(json));
+  EXPECT_EQ(document["command"], "lint headers");
+  EXPECT_EQ(document["verdict"]["exit_code"], 1);
+  ASSERT_FALSE(document["verdict"]["findings"].empty());
+  EXPECT_EQ(document["verdict"]["findings"][0]["kind"], "H001");
 }
 
 // Validated against the official SARIF 2.1.0 schema by validate_sarif.py (see ci/setup.sh).

@@ -62,7 +62,7 @@ class MatrixIntegration : public ::testing::Test {
     auto result = testing::run_cli({"matrix", (fixtures / spec).string(), "--cache-dir", cache_dir.string(), "--json",
                                     json.string(), "--jobs", "2"});
     EXPECT_EQ(result.exit_code, expected_exit) << result.output;
-    return fs::exists(json) ? read_json(json)["cells"] : nlohmann::json::array();
+    return fs::exists(json) ? read_json(json)["matrix"]["cells"] : nlohmann::json::array();
   }
 
   std::string newest_;
@@ -74,7 +74,7 @@ TEST_F(MatrixIntegration, SmallMatrixMeetsTheVersionRules) {
                                   "--json", (output_ / "m.json").string(), "--junit", (output_ / "m.xml").string(),
                                   "--markdown", (output_ / "m.md").string(), "--jobs", "2"});
   ASSERT_EQ(result.exit_code, 0) << result.output;
-  auto cells = read_json(output_ / "m.json")["cells"];
+  auto cells = read_json(output_ / "m.json")["matrix"]["cells"];
   ASSERT_EQ(cells.size(), 24u);  // 2 backends x (2.9: 3 targets + newest: 3 targets) x 2 runtimes
 
   // T <= min(B, R): runs and passes every op test.

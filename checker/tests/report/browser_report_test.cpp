@@ -43,7 +43,7 @@ TEST(BrowserReport, GridOfARealMatrixRunShowsInHeadlessChromium) {
                                            "tiny matrix"});
   ASSERT_TRUE(report.exit_code == 0 || report.exit_code == 1) << report.describe() << "\n" << report.output;
 
-  auto cells = nlohmann::json::parse(read_text(matrix_json))["cells"];
+  auto cells = nlohmann::json::parse(read_text(matrix_json))["matrix"]["cells"];
   ASSERT_FALSE(cells.empty());
 
   // Opened at #log-0: the page's script must open that cell's log.

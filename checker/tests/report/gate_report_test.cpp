@@ -1,9 +1,13 @@
-// The release gate's report from plain results: which stages fail, the verdict line, the document's
-// sections and the JUnit cases, without running anything.
+// The release gate's judgement and report from plain results: which stages fail, the verdict line,
+// the document's sections and the JUnit cases, without running anything.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
+#include "gate/gate_judgement.h"
 #include "report/gate_report.h"
-#include "report/html_report.h"
+#include "report/report_document.h"
+#include "report/report_formats.h"
 
 namespace abicheck {
 namespace {
@@ -24,16 +28,18 @@ ReleaseGateResult clean_result() {
 
 TEST(GateReport, CleanCandidatePasses) {
   ReleaseGateResult result = clean_result();
-  EXPECT_FALSE(result.has_findings());
-  EXPECT_EQ(release_gate_verdict(result), "release gate: torch 2.16.0 against 2.15: passes");
+  Judgement judgement = judge_release_gate(result);
+  EXPECT_FALSE(judgement.has_findings());
+  EXPECT_EQ(judgement.lines.back(), "release gate: torch 2.16.0 against 2.15: passes");
   nlohmann::json document = release_gate_document(result);
   EXPECT_EQ(document["gate"]["last"], "2.15");
   EXPECT_EQ(document["diffs"].size(), 1u);
   EXPECT_TRUE(document["lint"]["diagnostics"].empty());
-  EXPECT_FALSE(judge_report(document).has_findings);
-  auto cases = release_gate_junit_cases(result);
-  ASSERT_GE(cases.size(), 3u);
-  EXPECT_TRUE(std::ranges::all_of(cases, [](const JUnitCase& c) { return c.outcome == JUnitCase::Outcome::Passed; }));
+  EXPECT_EQ(document["verdict"]["exit_code"], 0);
+  std::string junit = render_report_junit(document);
+  EXPECT_NE(junit.find(R"(classname="release-gate.diff" name="no finding")"), std::string::npos) << junit;
+  EXPECT_NE(junit.find(R"(classname="release-gate.lint" name="no finding")"), std::string::npos) << junit;
+  EXPECT_EQ(junit.find("<failure"), std::string::npos) << junit;
 }
 
 TEST(GateReport, EachStageWithAFindingIsNamed) {
@@ -42,28 +48,28 @@ TEST(GateReport, EachStageWithAFindingIsNamed) {
   result.lint.report.diagnostics.push_back({.where = {"/env/lib/python3.11/site-packages/torch/include/torch/csrc/stable/c/shim.h", 7, 1},
                                             .rule = "H006", .severity = LintSeverity::Error, .message = "unguarded"});
   result.matrix.cells[0].outcome = CellOutcome::UnexpectedFail;
-  EXPECT_TRUE(result.has_findings());
-  EXPECT_EQ(release_gate_verdict(result), "release gate: torch 2.16.0 against 2.15: fails (diff, lint, matrix)");
+  Judgement judgement = judge_release_gate(result);
+  EXPECT_TRUE(judgement.has_findings());
+  EXPECT_EQ(judgement.lines.back(), "release gate: torch 2.16.0 against 2.15: fails (diff, lint, matrix)");
+  ASSERT_EQ(judgement.findings.size(), 3u);
+  EXPECT_EQ(judgement.findings[1].file, "torch/csrc/stable/c/shim.h") << "relative to the candidate's include dir";
 
   nlohmann::json document = release_gate_document(result);
   EXPECT_EQ(document["lint"]["diagnostics"][0]["file"], "torch/csrc/stable/c/shim.h") << "relative to the candidate's include dir";
-  EXPECT_EQ(judge_report(document).sections_with_findings, (std::vector<std::string>{"matrix", "diff", "lint"}));
-  auto cases = release_gate_junit_cases(result);
-  auto failed = [&](const std::string& class_name) {
-    return std::ranges::count_if(cases, [&](const JUnitCase& c) {
-      return c.class_name == class_name && c.outcome == JUnitCase::Outcome::Failed;
-    });
-  };
-  EXPECT_EQ(failed("release-gate.diff"), 1);
-  EXPECT_EQ(failed("release-gate.lint"), 1);
+  EXPECT_EQ(document["verdict"]["exit_code"], 1);
+  EXPECT_EQ(judgement_of(document).findings.size(), 3u);
+  std::string junit = render_report_junit(document);
+  EXPECT_NE(junit.find(R"x(classname="release-gate.diff" name="aoti_torch_old (2.15 -&gt; 2.16)")x"), std::string::npos) << junit;
+  EXPECT_NE(junit.find(R"(classname="release-gate.lint" name="torch/csrc/stable/c/shim.h:7:1")"), std::string::npos) << junit;
+  EXPECT_NE(junit.find(R"(classname="matrix.abiref.cpu.B2.9.T2.9.R2.16" name="cell")"), std::string::npos) << junit;
 }
 
 TEST(GateReport, SuppressedBreakingChangeDoesNotFailTheGate) {
   ReleaseGateResult result = clean_result();
   result.diff.changes.push_back({.name = "torch_from_blob", .kind = ChangeKind::SignatureChanged, .detail = "parameter 2",
                                  .suppressed_because = "never shipped"});
-  EXPECT_FALSE(result.has_findings());
-  EXPECT_FALSE(judge_report(release_gate_document(result)).has_findings);
+  EXPECT_FALSE(judge_release_gate(result).has_findings());
+  EXPECT_EQ(release_gate_document(result)["verdict"]["exit_code"], 0);
 }
 
 }  // namespace

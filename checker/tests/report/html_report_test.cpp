@@ -2,12 +2,22 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "core/tool_error.h"
+#include "report/report_document.h"
 
 namespace abicheck {
 namespace {
 
 using json = nlohmann::json;
+
+// A report document holding these sections, with a verdict of these findings.
+json report_of(const json& sections, std::vector<Finding> findings = {}, std::vector<std::string> lines = {}) {
+  json document = new_report_document("test", "", Judgement{std::move(findings), std::move(lines)});
+  for (const auto& [key, value] : sections.items()) document[key] = value;
+  return document;
+}
 
 json cell(const std::string& build, const std::string& target, const std::string& runtime, const std::string& outcome,
           const std::string& log = "") {
@@ -31,9 +41,10 @@ std::string embedded_data(const std::string& html) {
 }
 
 TEST(HtmlReport, GridHasOneCellPerMatrixCellWithItsOutcomeClass) {
-  json document = {{"matrix", {{"cells", {cell("2.9", "2.9", "2.10", "pass"), cell("2.9", "2.9", "2.9", "pass"),
-                                          cell("2.10", "2.10", "2.9", "expected-fail"),
-                                          cell("2.10", "2.10", "2.10", "crash", "Segmentation fault")}}}}};
+  json document = report_of({{"matrix", {{"cells", {cell("2.9", "2.9", "2.10", "pass"), cell("2.9", "2.9", "2.9", "pass"),
+                                                    cell("2.10", "2.10", "2.9", "expected-fail"),
+                                                    cell("2.10", "2.10", "2.10", "crash", "Segmentation fault")}}}}},
+                            {{.stage = "matrix", .kind = "crash", .where = "abiref cpu B2.10 T2.10 R2.10"}});
   std::string html = render_html_report(document);
   EXPECT_EQ(occurrences(html, R"(class="cell outcome-)"), 4u);
   EXPECT_EQ(occurrences(html, R"(class="cell outcome-pass")"), 2u);
@@ -52,7 +63,7 @@ TEST(HtmlReport, CellLogListsTheOpTestsThatDidNotPass) {
   json failing = cell("2.9", "2.9", "2.15", "unexpected-fail");
   failing["ops"] = {{{"test", "test_amax[float]"}, {"outcome", "passed"}, {"message", ""}},
                     {{"test", "test_pad[half]"}, {"outcome", "failed"}, {"message", "mismatch at 3"}}};
-  std::string html = render_html_report({{"matrix", {{"cells", {failing}}}}});
+  std::string html = render_html_report(report_of({{"matrix", {{"cells", {failing}}}}}));
   EXPECT_NE(html.find("<p>op tests: 1 failed, 1 passed</p>"), std::string::npos);
   EXPECT_NE(html.find("<li><code>test_pad[half]</code> failed: mismatch at 3</li>"), std::string::npos);
   EXPECT_EQ(html.find("<code>test_amax[float]</code>"), std::string::npos);
@@ -60,22 +71,23 @@ TEST(HtmlReport, CellLogListsTheOpTestsThatDidNotPass) {
 
 TEST(HtmlReport, LogCannotBreakOutOfTheEmbeddedJsonOrTheMarkup) {
   std::string hostile = "</script><script>alert(1)</script><b>&";
-  json document = {{"matrix", {{"cells", {cell("2.9", "2.9", "2.9", "unexpected-fail", hostile)}}}}};
+  json document = report_of({{"matrix", {{"cells", {cell("2.9", "2.9", "2.9", "unexpected-fail", hostile)}}}}},
+                            {{.stage = "matrix", .kind = "unexpected-fail", .where = hostile, .message = hostile}});
   std::string html = render_html_report(document);
   EXPECT_EQ(html.find("<script>alert(1)"), std::string::npos);
   EXPECT_EQ(json::parse(embedded_data(html)), document);
 }
 
 TEST(HtmlReport, InvalidUtf8InALogIsReplacedNotFatal) {
-  json document = {{"matrix", {{"cells", {cell("2.9", "2.9", "2.9", "pass", "bad byte \xff here")}}}}};
+  json document = report_of({{"matrix", {{"cells", {cell("2.9", "2.9", "2.9", "pass", "bad byte \xff here")}}}}});
   std::string html;
   EXPECT_NO_THROW(html = render_html_report(document));
   EXPECT_NO_THROW(json::parse(embedded_data(html)));
 }
 
 TEST(HtmlReport, RendersOnlyTheSectionsTheDocumentHas) {
-  json document = {{"lint", {{"diagnostics", {{{"rule", "E001"}, {"severity", "error"}, {"file", "src/op.cpp"},
-                                               {"line", 3}, {"column", 1}, {"message", "no TORCH_TARGET_VERSION"}}}}}}};
+  json document = report_of({{"lint", {{"diagnostics", {{{"rule", "E001"}, {"severity", "error"}, {"file", "src/op.cpp"},
+                                                         {"line", 3}, {"column", 1}, {"message", "no TORCH_TARGET_VERSION"}}}}}}});
   std::string html = render_html_report(document);
   EXPECT_NE(html.find(R"(<section id="lint">)"), std::string::npos);
   EXPECT_NE(html.find("<code>src/op.cpp:3:1</code>"), std::string::npos);
@@ -85,12 +97,12 @@ TEST(HtmlReport, RendersOnlyTheSectionsTheDocumentHas) {
 }
 
 TEST(HtmlReport, DiffAndAuditTablesMarkTheirFindings) {
-  json document = {
+  json document = report_of({
       {"diffs", {{{"changes", {{{"name", "torch_from_blob"}, {"kind", "function"}, {"verdict", "breaking"},
                                {"detail", "parameter 7 changed"}}}}}}},
       {"audit", {{"binaries", {{{"path", "lib/ext.so"}, {"verdict", "unstable"}, {"min_torch", nullptr},
                                 {"declared_target", "2.10"},
-                                {"unstable_symbols", {{{"name", "_ZN3c10"}, {"demangled", "c10::foo()"}}}}}}}}}};
+                                {"unstable_symbols", {{{"name", "_ZN3c10"}, {"demangled", "c10::foo()"}}}}}}}}}});
   std::string html = render_html_report(document);
   EXPECT_NE(html.find(R"(<td class="finding">breaking</td>)"), std::string::npos);
   EXPECT_NE(html.find(R"(<td class="finding">unstable</td>)"), std::string::npos);
@@ -98,7 +110,7 @@ TEST(HtmlReport, DiffAndAuditTablesMarkTheirFindings) {
 }
 
 TEST(HtmlReport, IsSelfContained) {
-  json document = {{"matrix", {{"cells", {cell("2.9", "2.9", "2.9", "pass")}}}}};
+  json document = report_of({{"matrix", {{"cells", {cell("2.9", "2.9", "2.9", "pass")}}}}});
   std::string html = render_html_report(document);
   EXPECT_EQ(html.find("http://"), std::string::npos);
   EXPECT_EQ(html.find("https://"), std::string::npos);
@@ -107,60 +119,29 @@ TEST(HtmlReport, IsSelfContained) {
   EXPECT_EQ(html.find("@import"), std::string::npos);
 }
 
-TEST(HtmlReport, JudgesEachSection) {
-  json clean = {{"matrix", {{"cells", {cell("2.9", "2.9", "2.9", "pass"), cell("2.10", "2.10", "2.9", "expected-fail"),
-                                       cell("2.9", "2.9", "2.10", "not-run")}}}},
-                {"diffs", {{{"changes", {{{"name", "f"}, {"verdict", "compatible"}}}}}}},
-                {"lint", {{"diagnostics", {{{"rule", "E002"}, {"severity", "warning"}}}}}},
-                {"audit", {{"binaries", {{{"path", "a.so"}, {"verdict", "stable"}}}}}}};
-  ReportVerdict verdict = judge_report(clean);
-  EXPECT_FALSE(verdict.has_findings);
-  EXPECT_EQ(verdict.lines, (std::vector<std::string>{"matrix: 3 cells, 0 unexpected, 1 not run",
-                                                      "diff: 1 changes, 0 breaking", "lint: 1 diagnostics, 0 errors",
-                                                      "audit: 1 binary, 0 not stable"}));
-  for (const auto& [section, finding] :
-       {std::pair{"matrix", json{{"cells", {cell("2.9", "2.9", "2.9", "timeout")}}}},
-        std::pair{"diffs", json{{{"changes", {{{"verdict", "breaking"}}}}}}},
-        std::pair{"lint", json{{"diagnostics", {{{"severity", "error"}}}}}},
-        std::pair{"audit", json{{"binaries", {{{"verdict", "needs-newer-torch"}}}}}}}) {
-    json document = clean;
-    document[section] = finding;
-    ReportVerdict judged = judge_report(document);
-    EXPECT_TRUE(judged.has_findings) << section;
-    EXPECT_EQ(judged.sections_with_findings, std::vector<std::string>{section == std::string("diffs") ? "diff" : section});
-  }
-}
-
-TEST(HtmlReport, CommandOutputsGoToTheSectionTheirShapeNames) {
-  json document = json::object();
-  add_to_report(document, {{"cells", json::array()}}, "matrix.json");
-  add_to_report(document, {{"changes", json::array()}}, "diff.json");
-  add_to_report(document, {{"diagnostics", json::array()}}, "lint.json");
-  add_to_report(document, {{"binaries", json::array()}}, "audit.json");
-  EXPECT_TRUE(document.contains("matrix") && document.contains("diffs") && document.contains("lint") &&
-              document.contains("audit"));
-  EXPECT_THROW(add_to_report(document, {{"releases", json::array()}}, "store.json"), ToolError);
+TEST(HtmlReport, ShowsTheVerdictTheStagesWroteAndJudgesNothingItself) {
+  // A breaking change in the diff section, but no finding in the verdict: the page says no finding.
+  json unjudged = report_of({{"diffs", {{{"changes", {{{"name", "f"}, {"verdict", "breaking"}}}}}}}}, {}, {"diff: judged clean"});
+  std::string html = render_html_report(unjudged);
+  EXPECT_NE(html.find(R"(<p id="verdict" class="verdict verdict-clean">No finding</p>)"), std::string::npos);
+  EXPECT_NE(html.find("<li>diff: judged clean</li>"), std::string::npos);
+  // A warning is shown but is no finding; an error names its stage.
+  json judged = report_of(json::object(), {{.stage = "lint", .kind = "E007", .severity = FindingSeverity::Warning, .where = "a.cpp:1:1"},
+                                           {.stage = "audit", .kind = "stale-allowlist-entry", .where = "allowlist line 3"}});
+  html = render_html_report(judged);
+  EXPECT_NE(html.find(R"(<p id="verdict" class="verdict verdict-findings">Findings in audit</p>)"), std::string::npos);
+  EXPECT_NE(html.find(R"(<section id="findings">)"), std::string::npos);
+  EXPECT_NE(html.find("<code>allowlist line 3</code>"), std::string::npos);
 }
 
 json diff_output(const std::string& from, const std::string& to, json changes) {
   return {{"old", from}, {"new", to}, {"changes", std::move(changes)}};
 }
 
-TEST(HtmlReport, DiffsOfSeveralReleasePairsShowOldestFirstEachWithItsVerdict) {
-  json document = json::object();
-  add_to_report(document, diff_output("2.10", "2.11", {{{"name", "g"}, {"kind", "added"}, {"verdict", "compatible"}}}),
-                "diff-2.10-2.11.json");
-  add_to_report(document, diff_output("2.9", "2.10", {{{"name", "f"}, {"kind", "added-without-guard"}, {"verdict", "breaking"}}}),
-                "diff-2.9-2.10.json");
-  add_to_report(document, diff_output("2.10", "2.11", json::array()), "again.json");
-  ASSERT_EQ(document["diffs"].size(), 2u);
-  EXPECT_EQ(document["diffs"][0]["old"], "2.9");
-  EXPECT_EQ(document["diffs"][1]["changes"], json::array()) << "a pair added again replaces its earlier diff";
-
-  ReportVerdict verdict = judge_report(document);
-  EXPECT_EQ(verdict.lines, (std::vector<std::string>{"diff 2.9 -> 2.10: 1 changes, 1 breaking",
-                                                      "diff 2.10 -> 2.11: 0 changes, 0 breaking"}));
-  EXPECT_EQ(verdict.sections_with_findings, std::vector<std::string>{"diff"});
+TEST(HtmlReport, DiffsOfSeveralReleasePairsShowOldestFirst) {
+  json document = report_of({{"diffs", {diff_output("2.9", "2.10", {{{"name", "f"}, {"kind", "added-without-guard"},
+                                                                      {"verdict", "breaking"}}}),
+                                        diff_output("2.10", "2.11", json::array())}}});
   std::string html = render_html_report(document);
   auto first = html.find("<h3>2.9 -&gt; 2.10</h3>");
   auto second = html.find("<h3>2.10 -&gt; 2.11</h3>");
@@ -170,15 +151,14 @@ TEST(HtmlReport, DiffsOfSeveralReleasePairsShowOldestFirstEachWithItsVerdict) {
 }
 
 TEST(HtmlReport, SuppressedBreakingChangeIsNoFinding) {
-  json document = {{"diffs", {diff_output("2.10", "2.11", {{{"name", "torch_from_blob"}, {"kind", "signature-changed"},
-                                                              {"verdict", "breaking"}, {"suppressed", "never shipped"}}})}}};
-  EXPECT_FALSE(judge_report(document).has_findings);
+  json document = report_of({{"diffs", {diff_output("2.10", "2.11", {{{"name", "torch_from_blob"}, {"kind", "signature-changed"},
+                                                                        {"verdict", "breaking"}, {"suppressed", "never shipped"}}})}}});
   EXPECT_NE(render_html_report(document).find("[suppressed: never shipped]"), std::string::npos);
 }
 
 TEST(HtmlReport, SameDocumentRendersToTheSameBytes) {
-  json document = {{"matrix", {{"cells", {cell("2.10", "2.9", "2.10", "pass"), cell("2.9", "2.9", "2.10", "pass")}}}},
-                   {"verdict", {{"lines", {"works on torch 2.9 ... 2.10"}}}}};
+  json document = report_of({{"matrix", {{"cells", {cell("2.10", "2.9", "2.10", "pass"), cell("2.9", "2.9", "2.10", "pass")}}}}},
+                            {}, {"works on torch 2.9 ... 2.10"});
   EXPECT_EQ(render_html_report(document), render_html_report(json::parse(document.dump())));
   EXPECT_NE(render_html_report(document).find("<li>works on torch 2.9 ... 2.10</li>"), std::string::npos);
 }

@@ -1,8 +1,9 @@
-// The README main command's plumbing: ci/main.sh run with the built CLI (no set-up, build or store
-// install) and the tiny matrix instead of the default one, into a temporary directory. It must
-// write the report (matrix, the diff of every pair of consecutive committed baselines, the newest
-// release's header lint), end with a one-screen summary naming the report, and exit 1, since the
-// real baselines have breaking changes. The --html flags of matrix and diff are checked here too.
+// The README main command: ci/main.sh run with the built CLI (no set-up, build or store install),
+// which runs `torch-abi-check ci` with the tiny matrix instead of the default one, into a temporary
+// directory. It must write the report (matrix, the diff of every pair of consecutive committed
+// baselines, the newest release's header lint), end with a one-screen summary naming the report,
+// and exit 1, since the real baselines have breaking changes; `report` on its JSON exits 1 too.
+// The --html flags of matrix and diff are checked here too.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -56,6 +57,9 @@ TEST_F(MainJob, WritesOneReportOfEveryStageAndEndsWithASummary) {
   ASSERT_EQ(job.exit_code, 1) << job.describe() << "\n" << job.output;
 
   auto document = nlohmann::json::parse(read_text(out / "report.json"));
+  EXPECT_EQ(testing::schema_errors("report", out / "report.json"), "");
+  EXPECT_EQ(document["command"], "ci");
+  EXPECT_EQ(testing::run_cli({"report", (out / "report.json").string()}).exit_code, 1);
   EXPECT_EQ(document["matrix"]["cells"].size(), 4u) << "tiny matrix: 2 builds x 2 runtimes";
   auto baselines = committed_baselines(project_root() / "shim_decls");
   ASSERT_EQ(document["diffs"].size(), baselines.size() - 1);
@@ -112,7 +116,7 @@ TEST(HtmlFlag, DiffWritesTheSelfContainedReportOfOneReleasePair) {
 TEST(HtmlFlag, MatrixWritesTheGridWithEveryCellsLog) {
   if (!ReleaseStore(ReleaseStore::default_root()).find("2.9")) GTEST_SKIP() << "the torch store lacks 2.9";
   fs::path html = fs::temp_directory_path() / ("matrix-html-" + std::to_string(getpid()) + ".html");
-  ProcessResult matrix = testing::run_cli({"matrix", tiny_matrix.string(), "--cache-dir", job_cache.string(), "--html", html.string()});
+  ProcessResult matrix = testing::run_cli({"matrix", "--spec", tiny_matrix.string(), "--cache-dir", job_cache.string(), "--html", html.string()});
   ASSERT_EQ(matrix.exit_code, 0) << matrix.output;
   std::string page = read_text(html);
   EXPECT_NE(page.find(R"(<table class="grid" data-backend="cpu">)"), std::string::npos);

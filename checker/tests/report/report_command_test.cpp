@@ -26,7 +26,7 @@ TEST(ReportCommand, TruncatedJsonIsOneErrorLineAndNoFile) {
 }
 
 TEST(ReportCommand, JsonOfAnotherCommandIsOneErrorLineAndNoFile) {
-  expect_refused("unknown-shape.json", "not the --json output of matrix, diff, lint or audit");
+  expect_refused("unknown-shape.json", "not a torch-abi-check report (no schema_version; write it with a command's --json)");
 }
 
 }  // namespace

@@ -1,0 +1,81 @@
+// The report document: the verdict it carries round-trips, documents merge section by section, and
+// anything that is not a versioned document is refused with one line naming the file.
+#include "report/report_document.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "core/tool_error.h"
+
+namespace abicheck {
+namespace {
+
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+Judgement one_finding(const std::string& stage) {
+  return {{{.stage = stage, .kind = "k", .where = "w", .message = "m", .file = "a.cpp", .line = 3, .column = 2}},
+          {stage + ": 1 finding"}};
+}
+
+TEST(ReportDocument, CarriesTheJudgementAndItsExitCode) {
+  json document = new_report_document("audit", "t", one_finding("audit"));
+  EXPECT_EQ(document["schema_version"], kReportSchemaVersion);
+  EXPECT_EQ(document["command"], "audit");
+  EXPECT_EQ(document["verdict"]["exit_code"], 1);
+  Judgement back = judgement_of(json::parse(document.dump()));
+  ASSERT_EQ(back.findings.size(), 1u);
+  EXPECT_EQ(back.findings[0].file, "a.cpp");
+  EXPECT_EQ(back.findings[0].line, 3);
+  EXPECT_EQ(back.lines, std::vector<std::string>{"audit: 1 finding"});
+  EXPECT_EQ(back.exit_code(), ExitCode::Findings);
+
+  Judgement warning_only{{{.stage = "lint", .kind = "E007", .severity = FindingSeverity::Warning}}, {}};
+  EXPECT_EQ(new_report_document("lint", "t", warning_only)["verdict"]["exit_code"], 0);
+}
+
+TEST(ReportDocument, MergeJoinsSectionsAndVerdictsAndOrdersDiffsOldestFirst) {
+  json lint = new_report_document("lint headers", "", one_finding("lint"));
+  lint["lint"] = {{"diagnostics", json::array()}};
+  json newer = new_report_document("diff", "", Judgement{{}, {"diff 2.10 -> 2.11"}});
+  newer["diffs"] = {{{"old", "2.10"}, {"new", "2.11"}, {"changes", json::array()}}};
+  json older = new_report_document("diff", "", Judgement{{}, {"diff 2.9 -> 2.10"}});
+  older["diffs"] = {{{"old", "2.9"}, {"new", "2.10"}, {"changes", json::array()}}};
+
+  json merged = merge_report_documents({lint, newer, older}, {"lint.json", "b.json", "a.json"}, "all");
+  EXPECT_EQ(merged["command"], "report");
+  EXPECT_EQ(merged["title"], "all");
+  EXPECT_TRUE(merged.contains("lint"));
+  ASSERT_EQ(merged["diffs"].size(), 2u);
+  EXPECT_EQ(merged["diffs"][0]["old"], "2.9");
+  EXPECT_EQ(merged["verdict"]["exit_code"], 1);
+  EXPECT_EQ(merged["verdict"]["lines"].size(), 3u);
+
+  EXPECT_THROW(merge_report_documents({lint, lint}, {"one.json", "two.json"}, ""), ToolError);
+}
+
+void expect_refused(const std::string& content, const std::string& problem) {
+  fs::path file = fs::temp_directory_path() / ("report-document-test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + ".json");
+  std::ofstream(file) << content;
+  try {
+    read_report_document(file);
+    ADD_FAILURE() << "accepted: " << content;
+  } catch (const ToolError& error) {
+    EXPECT_EQ(std::string(error.what()), file.string() + ": " + problem);
+  }
+  fs::remove(file);
+}
+
+TEST(ReportDocument, ReadRefusesWhatIsNotAVersionedDocument) {
+  expect_refused("{\"cells\": [", "not valid JSON (byte 12)");
+  expect_refused("{\"cells\": []}", "not a torch-abi-check report (no schema_version; write it with a command's --json)");
+  expect_refused("{\"schema_version\": 99, \"verdict\": {}}", "schema_version 99 is not the one this torch-abi-check reads (1)");
+  expect_refused("{\"schema_version\": 1, \"verdict\": {\"lines\": 3}}",
+                 "its verdict is malformed (see docs/schemas/report.schema.json)");
+}
+
+}  // namespace
+}  // namespace abicheck
