@@ -246,12 +246,6 @@ std::string_view to_string(AuditVerdict verdict) {
   return "unstable";
 }
 
-bool AuditReport::has_findings() const {
-  bool any_bad_binary = std::any_of(binaries.begin(), binaries.end(),
-                                    [](const ObjectAudit& object) { return object.verdict != AuditVerdict::Stable; });
-  return any_bad_binary || !failures.empty() || !stale_allowlist_entries.empty();
-}
-
 ObjectAudit audit_elf_image(std::span<char> image, std::string path, const ShimCatalog& catalog,
                             const AuditOptions& options, bool abi3) {
   ElfImports imports = read_elf_imports(image);

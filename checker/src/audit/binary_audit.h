@@ -73,8 +73,6 @@ struct AuditReport {
   std::vector<WheelAudit> wheels;     // sorted by path
   std::vector<AuditFailure> failures; // objects or inputs that could not be audited, sorted by path
   std::vector<AllowlistEntry> stale_allowlist_entries;
-
-  bool has_findings() const;
 };
 
 struct AuditOptions {

@@ -3,13 +3,7 @@
 namespace abicheck {
 
 Judgement judge_check(const CheckResult& result) {
-  Judgement judgement;
-  for (const auto& finding : result.findings) {
-    judgement.findings.push_back(
-        {.stage = finding.stage, .kind = finding.what, .where = finding.where, .message = finding.message});
-  }
-  judgement.lines = result.verdict;
-  return judgement;
+  return {result.findings, result.verdict};
 }
 
 }  // namespace abicheck

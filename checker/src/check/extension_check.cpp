@@ -139,8 +139,13 @@ void lint_stage(const ReleaseStore& store, const ResolvedRelease& newest, const 
   for (const auto& note : result.lint.notes) result.notes.push_back("lint: " + note);
   for (const auto& diagnostic : result.lint.report.diagnostics) {
     if (diagnostic.severity != LintSeverity::Error) continue;
-    result.findings.push_back({"lint", where_in(diagnostic.where.file, diagnostic.where.line, result.project),
-                               diagnostic.rule, diagnostic.message});
+    result.findings.push_back({.stage = "lint",
+                               .kind = diagnostic.rule,
+                               .where = where_in(diagnostic.where.file, diagnostic.where.line, result.project),
+                               .message = diagnostic.message,
+                               .file = display_path(diagnostic.where.file, result.project),
+                               .line = diagnostic.where.line,
+                               .column = diagnostic.where.column});
   }
 }
 
@@ -170,10 +175,12 @@ void build_stage(const ReleaseStore& store, const StoredRelease& newest, const D
                                    build.cached ? " (cached)" : ""));
     }
     if (!build.built) {
-      result.findings.push_back({"build", fmt::format("against torch {}", release.version.to_string()), "failed",
-                                 build.first_error.empty()
-                                     ? build.detail
-                                     : fmt::format("{}: {}", build.detail, relative_to(build.first_error, result.project))});
+      result.findings.push_back({.stage = "build",
+                                 .kind = "failed",
+                                 .where = fmt::format("against torch {}", release.version.to_string()),
+                                 .message = build.first_error.empty()
+                                                ? build.detail
+                                                : fmt::format("{}: {}", build.detail, relative_to(build.first_error, result.project))});
     }
     result.builds.push_back(std::move(build));
   }
@@ -208,18 +215,24 @@ void audit_stage(const CheckRequest& request, CheckResult& result) {
       }
       message += fmt::format(" (e.g. {})", fmt::join(examples, ", "));
     }
-    result.findings.push_back({"audit", library_label(result, object.path), std::string(to_string(object.verdict)), message});
+    result.findings.push_back({.stage = "audit",
+                               .kind = std::string(to_string(object.verdict)),
+                               .where = library_label(result, object.path),
+                               .message = message});
     // The audit gives one verdict per object; an unstable object that also imports shims newer
     // than the target breaks in two ways, and the author should hear of both.
     std::vector<std::string> newer = imported_shims_newer_than(object, result.target);
     if (object.verdict == AuditVerdict::Unstable && !newer.empty()) {
-      result.findings.push_back({"audit", library_label(result, object.path), std::string(to_string(AuditVerdict::NeedsNewerTorch)),
-                                 fmt::format("imports {}, newer than the target {}", fmt::join(newer, ", "),
-                                             result.target->to_string())});
+      result.findings.push_back({.stage = "audit",
+                                 .kind = std::string(to_string(AuditVerdict::NeedsNewerTorch)),
+                                 .where = library_label(result, object.path),
+                                 .message = fmt::format("imports {}, newer than the target {}", fmt::join(newer, ", "),
+                                                        result.target->to_string())});
     }
   }
   for (const auto& failure : result.audit.failures) {
-    result.findings.push_back({"audit", library_label(result, failure.path), "error", failure.problem});
+    result.findings.push_back(
+        {.stage = "audit", .kind = "error", .where = library_label(result, failure.path), .message = failure.problem});
   }
 }
 
@@ -263,9 +276,11 @@ void smoke_stage(const ReleaseStore& store, const CheckRequest& request, CheckRe
                                      runtime.version.to_string(), cell.reason));
       }
       if (is_finding(cell.outcome)) {
-        result.findings.push_back({"smoke",
-                                   fmt::format("build {} on torch {}", build.release.to_string(), runtime.version.to_string()),
-                                   outcome_name(cell.outcome), cell.reason});
+        result.findings.push_back(
+            {.stage = "smoke",
+             .kind = outcome_name(cell.outcome),
+             .where = fmt::format("build {} on torch {}", build.release.to_string(), runtime.version.to_string()),
+             .message = cell.reason});
       }
       result.smoke.cells.push_back(std::move(cell));
     }
@@ -326,7 +341,7 @@ void judge(CheckResult& result) {
   result.verdict.push_back(fmt::format("{}: {} finding{}; {}", scope, result.findings.size(),
                                        result.findings.size() == 1 ? "" : "s", smoke_ran ? works : "no smoke test ran"));
   for (const auto& finding : result.findings) {
-    result.verdict.push_back(fmt::format("{} {}: [{}] {}", finding.stage, finding.where, finding.what, finding.message));
+    result.verdict.push_back(fmt::format("{} {}: [{}] {}", finding.stage, finding.where, finding.kind, finding.message));
   }
 }
 
@@ -380,9 +395,11 @@ CheckResult run_check(const ReleaseStore& store, const CheckRequest& request) {
       if (release.version.minor_release() >= *result.target) result.runtimes.push_back(release.version);
     }
   } else {
-    result.findings.push_back({"target", "project", "no-target",
-                               "no TORCH_TARGET_VERSION: set target in [tool.torch-abi-check] or define it in the build "
-                               "files; checked against the newest torch only"});
+    result.findings.push_back({.stage = "target",
+                               .kind = "no-target",
+                               .where = "project",
+                               .message = "no TORCH_TARGET_VERSION: set target in [tool.torch-abi-check] or define it in "
+                                          "the build files; checked against the newest torch only"});
     result.runtimes.push_back(newest.version);
   }
 

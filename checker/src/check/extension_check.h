@@ -9,6 +9,7 @@
 #include "audit/binary_audit.h"
 #include "check/check_config.h"
 #include "check/project_build.h"
+#include "core/finding.h"
 #include "lint/lint_runs.h"
 #include "matrix/matrix_runner.h"
 #include "store/release_store.h"
@@ -29,14 +30,6 @@ struct CheckRequest {
   std::function<void(const std::string& line)> progress;  // one line per finished step
 };
 
-// One thing that is wrong, in words a person can act on.
-struct CheckFinding {
-  std::string stage;    // "target", "lint", "build", "audit", "smoke"
-  std::string where;    // "src/ops.cpp:10", "build 2.13", "libops.so (build 2.15)", "build 2.15 on torch 2.14"
-  std::string what;     // "E002", "failed", "unstable", "crash"
-  std::string message;  // why
-};
-
 struct CheckResult {
   std::filesystem::path project;
   CheckConfig config;
@@ -48,7 +41,10 @@ struct CheckResult {
   std::vector<ProjectBuild> builds;  // oldest build release first
   AuditReport audit;
   MatrixResult smoke;  // one cell per (build, runtime); suite = the project's directory name
-  std::vector<CheckFinding> findings;  // in stage order, then as each stage reports them
+  // What is wrong, in words the author can act on, in stage order ("target", "lint", "build", "audit",
+  // "smoke"), then as each stage reports them: "src/ops.cpp:10" [E002], "against torch 2.13" [failed],
+  // "libops.so (build 2.15)" [unstable], "build 2.15 on torch 2.14" [crash].
+  std::vector<Finding> findings;
   std::vector<std::string> notes;      // what a person should know that is not a finding
   std::vector<std::string> verdict;    // the summary lines: what works, what breaks where and why
 

@@ -52,8 +52,6 @@ struct AbiDiff {
   TorchVersion old_release;
   TorchVersion new_release;
   std::vector<AbiChange> changes;  // sorted by (name, kind)
-
-  bool has_breaking() const;  // counts only changes no suppression accepted
 };
 
 }  // namespace abicheck

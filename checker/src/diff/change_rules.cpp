@@ -62,10 +62,4 @@ std::string_view to_string(ChangeKind kind) { return rule_of(kind).id; }
 
 Verdict verdict_of(ChangeKind kind) { return rule_of(kind).verdict; }
 
-bool AbiDiff::has_breaking() const {
-  return std::ranges::any_of(changes, [](const AbiChange& change) {
-    return change.suppressed_because.empty() && change.verdict() == Verdict::Breaking;
-  });
-}
-
 }  // namespace abicheck

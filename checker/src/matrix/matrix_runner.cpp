@@ -204,10 +204,6 @@ void parallel_for_each(std::size_t count, unsigned jobs, const std::function<voi
 
 }  // namespace
 
-bool MatrixResult::has_findings() const {
-  return std::ranges::any_of(cells, [](const MatrixCell& cell) { return is_finding(cell.outcome); });
-}
-
 fs::path default_matrix_cache_dir() {
   return user_cache_dir() / "matrix-cache";
 }

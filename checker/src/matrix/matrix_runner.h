@@ -44,7 +44,6 @@ struct MatrixResult {
   int builds_cached = 0;
   int cells_cached = 0;
   double wall_s = 0;
-  bool has_findings() const;
 };
 
 struct MatrixOptions {

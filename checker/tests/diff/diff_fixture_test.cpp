@@ -10,6 +10,7 @@
 #include "core/process.h"
 #include "diff/baseline_diff.h"
 #include "diff/baseline_source.h"
+#include "diff/diff_judgement.h"
 
 namespace abicheck {
 namespace {
@@ -66,7 +67,7 @@ TEST_P(DiffFixture, ReportsThePlantedChangeWithItsVerdict) {
     EXPECT_TRUE(expected_keys.contains({change.name, std::string(to_string(change.kind))}))
         << "unexpected " << to_string(change.kind) << " of " << change.name << ": " << change.detail;
   }
-  EXPECT_EQ(diff.has_breaking() ? 1 : 0, expected.at("exit").get<int>());
+  EXPECT_EQ(static_cast<int>(judge_diff(diff).exit_code()), expected.at("exit").get<int>());
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, DiffFixture, ::testing::ValuesIn(fixture_cases()),
