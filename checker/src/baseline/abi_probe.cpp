@@ -5,7 +5,7 @@
 #include <fstream>
 #include <set>
 
-#include "baseline/scoped_temp_dir.h"
+#include "core/scoped_temp_dir.h"
 #include "core/process.h"
 #include "core/tool_error.h"
 #include "inventory/clang_translation_unit.h"

@@ -17,7 +17,7 @@
 #include "lint/extension/extension_sources.h"
 #include "lint/extension/project_target.h"
 #include "matrix/cell_expectation.h"
-#include "matrix/content_hash.h"
+#include "core/content_hash.h"
 #include "matrix/shim_exports.h"
 
 namespace abicheck {

@@ -8,7 +8,7 @@
 #include "core/build_cache.h"
 #include "core/process.h"
 #include "core/project_paths.h"
-#include "matrix/content_hash.h"
+#include "core/content_hash.h"
 
 namespace abicheck {
 namespace {

@@ -13,7 +13,7 @@
 #include "core/process.h"
 #include "core/project_paths.h"
 #include "core/tool_error.h"
-#include "matrix/content_hash.h"
+#include "core/content_hash.h"
 #include "matrix/kernel_build.h"
 #include "matrix/shim_exports.h"
 

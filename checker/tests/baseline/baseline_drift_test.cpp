@@ -7,7 +7,7 @@
 
 #include "baseline/release_baseline.h"
 #include "core/tool_error.h"
-#include "baseline/scoped_temp_dir.h"
+#include "core/scoped_temp_dir.h"
 #include "core/project_paths.h"
 #include "store/release_store.h"
 

@@ -4,7 +4,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "baseline/scoped_temp_dir.h"
+#include "core/scoped_temp_dir.h"
 #include "core/project_paths.h"
 #include "support/cli.h"
 

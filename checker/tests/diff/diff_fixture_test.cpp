@@ -6,7 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "baseline/scoped_temp_dir.h"
+#include "core/scoped_temp_dir.h"
 #include "core/process.h"
 #include "diff/baseline_diff.h"
 #include "diff/baseline_source.h"

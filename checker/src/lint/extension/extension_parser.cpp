@@ -10,7 +10,7 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "baseline/scoped_temp_dir.h"
+#include "core/scoped_temp_dir.h"
 #include "core/tool_error.h"
 #include "core/file_text.h"
 #include "lint/clang_support.h"

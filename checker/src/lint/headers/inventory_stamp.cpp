@@ -5,7 +5,7 @@
 #include "core/atomic_file.h"
 #include "inventory/stable_header_tree.h"
 #include "core/file_text.h"
-#include "matrix/content_hash.h"
+#include "core/content_hash.h"
 
 namespace abicheck {
 

@@ -7,7 +7,7 @@
 #include <thread>
 #include <unordered_map>
 
-#include "baseline/scoped_temp_dir.h"
+#include "core/scoped_temp_dir.h"
 #include "inventory/inventory_collector.h"
 #include "inventory/stable_header_tree.h"
 #include "lint/clang_support.h"

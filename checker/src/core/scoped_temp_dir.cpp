@@ -1,4 +1,4 @@
-#include "baseline/scoped_temp_dir.h"
+#include "core/scoped_temp_dir.h"
 
 #include <cerrno>
 #include <cstring>

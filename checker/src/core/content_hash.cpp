@@ -1,4 +1,4 @@
-#include "matrix/content_hash.h"
+#include "core/content_hash.h"
 
 #include <fmt/format.h>
 

@@ -8,7 +8,7 @@
 namespace abicheck {
 
 // A 64-bit FNV-1a digest of text and files, for cache keys (builds by sources, results by tests).
-// Not a security measure: the cache belongs to the user who runs the matrix.
+// Not a security measure: the caches belong to the user who runs the tool.
 class ContentHash {
  public:
   ContentHash& add(std::string_view text);
