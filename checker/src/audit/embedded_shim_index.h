@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <filesystem>
 
+#include "baseline/release_history.h"
+
 namespace abicheck {
 
 struct EmbeddedInventory {
@@ -27,8 +29,8 @@ extern const std::size_t kEmbeddedInventoryCount;
 extern const EmbeddedShim kEmbeddedShims[];
 extern const std::size_t kEmbeddedShimCount;
 
-// Whether the index describes `directory`: it is the directory the index was built from, with the
-// same release directories and inventory sizes (a stat each; no file is read).
-bool embedded_shim_index_describes(const std::filesystem::path& directory);
+// Whether the index describes `history`: its directory is the one the index was built from, with the
+// same releases and inventory sizes (a stat each; no file is read).
+bool embedded_shim_index_describes(const ReleaseHistory& history);
 
 }  // namespace abicheck

@@ -10,15 +10,10 @@ namespace abicheck {
 namespace fs = std::filesystem;
 
 ShimCatalog ShimCatalog::load_directory(const fs::path& directory) {
-  if (auto embedded = from_embedded_index(directory)) return std::move(*embedded);
+  ReleaseHistory history = ReleaseHistory::open(directory);
+  if (auto embedded = from_embedded_index(history)) return std::move(*embedded);
   ShimCatalog catalog;
-  std::error_code error;
-  for (const auto& entry : fs::directory_iterator(directory, error)) {
-    auto inventory_path = entry.path() / "inventory.json";
-    if (entry.is_directory() && fs::is_regular_file(inventory_path)) {
-      catalog.add(load_inventory(inventory_path));
-    }
-  }
+  for (const auto& inventory : history.inventories()) catalog.add(inventory);
   if (catalog.empty()) {
     throw ToolError(fmt::format("{}: no shim inventory (<release>/inventory.json) to date shim symbols with",
                                 directory.string()));
@@ -26,8 +21,8 @@ ShimCatalog ShimCatalog::load_directory(const fs::path& directory) {
   return catalog;
 }
 
-std::optional<ShimCatalog> ShimCatalog::from_embedded_index(const fs::path& directory) {
-  if (!embedded_shim_index_describes(directory)) return std::nullopt;
+std::optional<ShimCatalog> ShimCatalog::from_embedded_index(const ReleaseHistory& history) {
+  if (!embedded_shim_index_describes(history)) return std::nullopt;
   std::vector<TorchVersion> releases;
   for (std::size_t i = 0; i < kEmbeddedInventoryCount; ++i) {
     releases.push_back(TorchVersion::parse(kEmbeddedInventories[i].release).minor_release());

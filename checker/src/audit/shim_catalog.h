@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "core/torch_version.h"
+#include "baseline/release_history.h"
 #include "inventory/shim_inventory.h"
 
 namespace abicheck {
@@ -35,7 +36,7 @@ class ShimCatalog {
   bool empty() const { return shims_.empty(); }
 
  private:
-  static std::optional<ShimCatalog> from_embedded_index(const std::filesystem::path& directory);
+  static std::optional<ShimCatalog> from_embedded_index(const ReleaseHistory& history);
   void add_function(TorchVersion release, std::string_view name, std::string_view backend);
 
   std::map<std::string, ShimOrigin, std::less<>> shims_;

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "baseline/release_baseline.h"
+#include "baseline/release_history.h"
 #include "cli/command.h"
 #include "core/project_paths.h"
 #include "store/release_store.h"
@@ -40,7 +41,8 @@ void add_baseline_command(CLI::App& app, const CommonOptions& common, CommandAct
         return ExitCode::Findings;
       }
       std::filesystem::path out = options->out.empty()
-                                      ? project_root() / "shim_decls" / build.baseline.inventory.release.to_string()
+                                      ? ReleaseHistory::open(project_baselines_dir())
+                                            .baseline_dir(build.baseline.inventory.release.minor_release())
                                       : options->out;
       write_baseline(build.baseline, out);
       fmt::print("baseline of torch {} written to {} ({} declarations)\n", build.baseline.inventory.release.to_string(),

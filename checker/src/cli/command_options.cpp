@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "baseline/release_history.h"
 #include "core/project_paths.h"
 #include "report/report_document.h"
 
@@ -25,7 +26,7 @@ void add_baselines_option(CLI::App* command, std::filesystem::path& baselines) {
 }
 
 std::filesystem::path baselines_or_default(const std::filesystem::path& baselines) {
-  return baselines.empty() ? project_root() / "shim_decls" : baselines;
+  return baselines.empty() ? project_baselines_dir() : baselines;
 }
 
 void add_matrix_run_options(CLI::App* command, MatrixRunFlags& flags) {

@@ -18,6 +18,7 @@ void add_diff_command(CLI::App& app, const CommonOptions& common, CommandAction&
     std::string old_spec;
     std::string new_spec;
     std::optional<std::filesystem::path> suppressions;
+    std::filesystem::path baselines;
     ReportOutputs outputs;
     bool show_compatible = false;
     bool bench = false;
@@ -28,6 +29,7 @@ void add_diff_command(CLI::App& app, const CommonOptions& common, CommandAction&
       ->required();
   command->add_option("new", options->new_spec, "the same kinds of operand")->required();
   command->add_option("--suppressions", options->suppressions, "TOML file of accepted changes with their reasons");
+  add_baselines_option(command, options->baselines);
   add_output_options(command, options->outputs);
   command->add_flag("--all", options->show_compatible, "also list compatible additions one by one");
   command->add_flag("--bench", options->bench, "print how long the comparison took");
@@ -35,8 +37,9 @@ void add_diff_command(CLI::App& app, const CommonOptions& common, CommandAction&
     action = [&common, options] {
       std::vector<Suppression> suppressions;
       if (options->suppressions) suppressions = load_suppressions(*options->suppressions);
-      ReleaseBaseline old_baseline = obtain_baseline(options->old_spec, common.store_root);
-      ReleaseBaseline new_baseline = obtain_baseline(options->new_spec, common.store_root);
+      ReleaseHistory history = ReleaseHistory::open(baselines_or_default(options->baselines));
+      ReleaseBaseline old_baseline = obtain_baseline(options->old_spec, common.store_root, history);
+      ReleaseBaseline new_baseline = obtain_baseline(options->new_spec, common.store_root, history);
       auto start = std::chrono::steady_clock::now();
       AbiDiff diff = diff_baselines(old_baseline, new_baseline, suppressions, options->old_spec, options->new_spec);
       double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -111,16 +111,17 @@ void add_timeline_command(CLI::App& app, const CommonOptions&, CommandAction& ac
   };
   auto options = std::make_shared<Options>();
   auto* command = app.add_subcommand("timeline", "what each committed baseline added, changed and removed");
-  command->add_option("--baselines", options->baselines, "directory of baselines (default: the project's shim_decls/)");
+  add_baselines_option(command, options->baselines);
   command->add_option("--markdown", options->markdown_path, "write Markdown to FILE (default: stdout)");
   command->add_option("--html", options->html_path, "write HTML to FILE");
   command->callback([&action, options] {
     action = [options] {
-      std::filesystem::path directory = options->baselines.empty() ? project_root() / "shim_decls" : options->baselines;
+      ReleaseHistory history = ReleaseHistory::open(baselines_or_default(options->baselines));
+      const std::filesystem::path& directory = history.directory();
       std::vector<TimelineEntry> entries;
       std::optional<ReleaseBaseline> previous;
       std::filesystem::path previous_path;
-      for (const auto& path : committed_baselines(directory)) {
+      for (const auto& path : history.baseline_dirs()) {
         ReleaseBaseline baseline = load_baseline(path);
         TimelineEntry entry{baseline.inventory.release, count_functions(baseline.inventory), std::nullopt};
         if (previous) entry.diff = diff_baselines(*previous, baseline, {}, previous_path.string(), path.string());

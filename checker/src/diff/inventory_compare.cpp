@@ -2,19 +2,12 @@
 
 #include <algorithm>
 #include <fmt/format.h>
-#include <map>
 #include <set>
+
+#include "inventory/declaration_pairing.h"
 
 namespace abicheck {
 namespace {
-
-using DeclarationIndex = std::map<std::pair<DeclarationKind, std::string>, const ShimDeclaration*>;
-
-DeclarationIndex index_of(const ShimInventory& inventory) {
-  DeclarationIndex index;
-  for (const auto& declaration : inventory.declarations) index.try_emplace({declaration.kind, declaration.name}, &declaration);
-  return index;
-}
 
 std::string backend_text(const std::string& backend) { return backend.empty() ? "every backend" : backend; }
 
@@ -52,38 +45,33 @@ bool lacks_its_guard(const ShimDeclaration& added, TorchVersion release) {
 
 void compare_declarations(const ReleaseBaseline& old_baseline, const ReleaseBaseline& new_baseline,
                           std::vector<AbiChange>& changes) {
-  DeclarationIndex old_index = index_of(old_baseline.inventory);
-  DeclarationIndex new_index = index_of(new_baseline.inventory);
-  for (const auto& [key, before] : old_index) {
-    auto found = new_index.find(key);
-    if (found == new_index.end()) {
-      changes.push_back({before->name, removal_kind(before->kind),
-                         fmt::format("{} '{}' ({}:{}) is gone", to_string(before->kind), before->signature,
-                                     before->header, before->line),
-                         {}});
-      continue;
-    }
-    const ShimDeclaration& after = *found->second;
-    if (before->since != after.since) {
-      changes.push_back({after.name, ChangeKind::GuardChanged,
+  DeclarationPairing pairing = pair_declarations(old_baseline.inventory, new_baseline.inventory);
+  for (const ShimDeclaration* before : pairing.removed) {
+    changes.push_back({before->name, removal_kind(before->kind),
+                       fmt::format("{} '{}' ({}:{}) is gone", to_string(before->kind), before->signature,
+                                   before->header, before->line),
+                       {}});
+  }
+  for (const auto& [before, after] : pairing.kept) {
+    if (before->since != after->since) {
+      changes.push_back({after->name, ChangeKind::GuardChanged,
                          fmt::format("first visible at target {} before, at target {} now ({}:{})",
-                                     before->since.to_string(), after.since.to_string(), after.header, after.line),
+                                     before->since.to_string(), after->since.to_string(), after->header, after->line),
                          {}});
     }
-    if (before->backend != after.backend) {
-      changes.push_back({after.name, ChangeKind::BackendChanged,
+    if (before->backend != after->backend) {
+      changes.push_back({after->name, ChangeKind::BackendChanged,
                          fmt::format("needed {} before, needs {} now", backend_text(before->backend),
-                                     backend_text(after.backend)),
+                                     backend_text(after->backend)),
                          {}});
     }
-    if (before->kind != DeclarationKind::Function && before->signature != after.signature) {
-      changes.push_back({after.name, value_change_kind(after.kind),
-                         fmt::format("'{}' became '{}'", before->signature, after.signature), {}});
+    if (before->kind != DeclarationKind::Function && before->signature != after->signature) {
+      changes.push_back({after->name, value_change_kind(after->kind),
+                         fmt::format("'{}' became '{}'", before->signature, after->signature), {}});
     }
   }
   TorchVersion release = new_baseline.inventory.release;
-  for (const auto& [key, added] : new_index) {
-    if (old_index.contains(key)) continue;
+  for (const ShimDeclaration* added : pairing.added) {
     if (lacks_its_guard(*added, release)) {
       changes.push_back({added->name, ChangeKind::AddedWithoutGuard,
                          fmt::format("new in {} but visible at target {} ({}:{}): guard it with "

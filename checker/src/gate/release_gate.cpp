@@ -5,30 +5,32 @@
 #include "core/tool_error.h"
 #include "diff/baseline_diff.h"
 #include "diff/baseline_source.h"
+#include "baseline/release_history.h"
 
 namespace abicheck {
 namespace {
 
 namespace fs = std::filesystem;
 
-TorchVersion last_release_before(const TorchVersion& candidate, const ReleaseGateRequest& request) {
+TorchVersion last_release_before(const TorchVersion& candidate, const ReleaseGateRequest& request,
+                                 const ReleaseHistory& history) {
   if (request.last) {
     if (request.last->minor_release() >= candidate.minor_release()) {
       throw ToolError(fmt::format("--last {}: not older than the candidate {}", request.last->to_string(), candidate.to_string()));
     }
-    if (!fs::is_regular_file(request.baselines / request.last->to_string() / kInventoryFile)) {
+    if (!history.has(request.last->minor_release())) {
       throw ToolError(fmt::format("{}: no committed baseline of the last release {}",
-                                  (request.baselines / request.last->to_string()).string(), request.last->to_string()));
+                                  history.baseline_dir(request.last->minor_release()).string(),
+                                  request.last->to_string()));
     }
     return request.last->minor_release();
   }
   std::optional<TorchVersion> newest_older;
-  for (const auto& directory : committed_baselines(request.baselines)) {
-    TorchVersion release = TorchVersion::parse(directory.filename().string());
+  for (const auto& release : history.releases()) {
     if (release < candidate.minor_release()) newest_older = release;
   }
   if (!newest_older) {
-    throw ToolError(fmt::format("{}: no committed baseline older than the candidate {}", request.baselines.string(),
+    throw ToolError(fmt::format("{}: no committed baseline older than the candidate {}", history.directory().string(),
                                 candidate.to_string()));
   }
   return *newest_older;
@@ -40,13 +42,14 @@ ReleaseGateResult run_release_gate(const ReleaseStore& store, const ReleaseGateR
   ReleaseGateResult result;
   result.candidate = resolve_candidate(request.candidate, store);
   const StoredRelease& candidate = result.candidate.release;
-  result.last = last_release_before(candidate.version, request);
+  ReleaseHistory history = ReleaseHistory::open(request.baselines);
+  result.last = last_release_before(candidate.version, request, history);
 
   // The candidate's baseline is always built from its own headers and libraries, never read from
   // shim_decls/: the gate checks what would ship.
-  const std::string last_dir = (request.baselines / result.last.to_string()).string();
-  ReleaseBaseline old_baseline = obtain_baseline(last_dir, store.root());
-  ReleaseBaseline new_baseline = obtain_baseline(candidate.torch_dir.string(), store.root());
+  const std::string last_dir = history.baseline_dir(result.last).string();
+  ReleaseBaseline old_baseline = obtain_baseline(last_dir, store.root(), history);
+  ReleaseBaseline new_baseline = obtain_baseline(candidate.torch_dir.string(), store.root(), history);
   result.diff = diff_baselines(old_baseline, new_baseline, {}, last_dir, candidate.torch_dir.string());
 
   // The lint takes the inventory the baseline already collected instead of parsing the headers again.

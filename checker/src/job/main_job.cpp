@@ -1,6 +1,7 @@
 #include "job/main_job.h"
 
 #include "baseline/release_baseline.h"
+#include "baseline/release_history.h"
 #include "diff/baseline_diff.h"
 #include "diff/baseline_source.h"
 #include "diff/diff_judgement.h"
@@ -12,7 +13,7 @@ MainJobResult run_main_job(const ReleaseStore& store, const MainJobRequest& requ
   MainJobResult result;
   // Bad input first, before the matrix spends minutes.
   result.lint_release = store.resolve(request.lint_torch.empty() ? "newest" : request.lint_torch).require_installed();
-  std::vector<std::filesystem::path> baselines = committed_baselines(request.baselines);
+  std::vector<std::filesystem::path> baselines = ReleaseHistory::open(request.baselines).baseline_dirs();
 
   result.matrix = run_matrix(request.spec, store, request.matrix);
   for (std::size_t i = 0; i + 1 < baselines.size(); ++i) {

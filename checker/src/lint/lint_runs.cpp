@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "baseline/release_baseline.h"
+#include "baseline/release_history.h"
 #include "core/tool_error.h"
 #include "inventory/inventory_collector.h"
 #include "lint/extension/extension_parser.h"
@@ -21,12 +23,8 @@ namespace fs = std::filesystem;
 std::vector<TorchVersion> known_releases(const ReleaseStore& store, const fs::path& baselines) {
   std::vector<TorchVersion> known;
   for (const auto& release : store.releases()) known.push_back(release.version.minor_release());
-  std::error_code error;
-  if (fs::is_directory(baselines, error)) {
-    for (const auto& entry : fs::directory_iterator(baselines, error)) {
-      if (auto version = TorchVersion::try_parse(entry.path().filename().string())) known.push_back(*version);
-    }
-  }
+  const ReleaseHistory history = ReleaseHistory::open(baselines);
+  known.insert(known.end(), history.releases().begin(), history.releases().end());
   std::ranges::sort(known);
   known.erase(std::ranges::unique(known).begin(), known.end());
   return known;
@@ -47,19 +45,20 @@ LintRun lint_extension(const ReleaseStore& store, const ResolvedRelease& build, 
                                            request.target->abi_value()});
     }
   }
-  std::optional<int> cuda_major = build.installed ? build.installed->cuda_major : std::nullopt;
-  ParseEnvironment environment{build.include_dir,
-                               cuda_major ? find_cuda_include_dirs(store.root(), *cuda_major) : std::vector<fs::path>{},
-                               sources.root};
+  std::vector<fs::path> cuda_include_dirs;
+  if (build.installed && build.installed->cuda_major) {
+    cuda_include_dirs = find_cuda_include_dirs(store.root(), *build.installed->cuda_major);
+  }
+  ParseEnvironment environment{build.include_dir, std::move(cuda_include_dirs), sources.root};
   ExtensionFacts facts = collect_extension_facts(sources, environment);
 
-  fs::path inventory_path = request.baselines / build_version.to_string() / "inventory.json";
+  ReleaseHistory history = ReleaseHistory::open(request.baselines);
   std::optional<ShimInventory> inventory;
-  if (fs::exists(inventory_path)) {
-    inventory = load_inventory(inventory_path);
+  if (auto committed = history.find(build_version.minor_release())) {
+    inventory = load_inventory(*committed / kInventoryFile);
   } else {
-    run.notes.push_back(
-        fmt::format("{} does not exist; E003 (API newer than the target) is not checked", inventory_path.string()));
+    run.notes.push_back(fmt::format("{}: no baseline of {}; E003 (API newer than the target) is not checked",
+                                    history.directory().string(), build_version.minor_release().to_string()));
   }
   ExtensionLintContext context{build_version.minor_release(), known_releases(store, request.baselines),
                                inventory ? &*inventory : nullptr};
@@ -78,7 +77,7 @@ ShimInventory candidate_inventory(const ResolvedRelease& candidate, const fs::pa
   if (request.inventory) return *request.inventory;
   auto started = std::chrono::steady_clock::now();
   auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
-  fs::path baseline_dir = request.baselines / release_version(candidate).minor_release().to_string();
+  fs::path baseline_dir = ReleaseHistory::open(request.baselines).baseline_dir(release_version(candidate).minor_release());
   if (!request.stamp_baseline) {
     if (auto stamped = stamped_inventory(baseline_dir, include_dir)) {
       run.notes.push_back(fmt::format("inventory: {} reused (its stamp matches these headers; checked in {:.1f} s)",

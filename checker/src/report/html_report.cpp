@@ -1,5 +1,6 @@
 #include "report/html_report.h"
 #include "report/markup.h"
+#include "report/release_order.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -54,35 +55,6 @@ const json& array_of(const json& object, const char* key) {
   auto found = object.find(key);
   return found != object.end() && found->is_array() ? *found : empty;
 }
-
-// "2.9" < "2.10" < "2.10.1"; anything that is not a dotted number sorts after, by its text.
-std::vector<long> version_key(const std::string& version) {
-  std::vector<long> key;
-  std::size_t start = 0;
-  while (start <= version.size()) {
-    std::size_t end = version.find('.', start);
-    if (end == std::string::npos) end = version.size();
-    std::string part = version.substr(start, end - start);
-    if (part.empty() || !std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-      return {};
-    }
-    key.push_back(std::stol(part));
-    start = end + 1;
-  }
-  return key;
-}
-
-bool version_less(const std::string& a, const std::string& b) {
-  auto ka = version_key(a);
-  auto kb = version_key(b);
-  if (ka.empty() != kb.empty()) return !ka.empty();
-  if (ka != kb) return ka < kb;
-  return a < b;
-}
-
-struct VersionLess {
-  bool operator()(const std::string& a, const std::string& b) const { return version_less(a, b); }
-};
 
 // The JSON inside <script>: "<" is written as \u003c so no "</script>" in a log can end the element.
 std::string embedded_json(const json& document) {
@@ -172,8 +144,8 @@ struct RowKey {
   std::string build;
   std::string target;
   bool operator<(const RowKey& other) const {
-    if (build != other.build) return version_less(build, other.build);
-    return version_less(target, other.target);
+    if (build != other.build) return release_text_less(build, other.build);
+    return release_text_less(target, other.target);
   }
 };
 
@@ -208,8 +180,8 @@ std::string render_matrix(const json& matrix) {
   const json& cells = array_of(matrix, "cells");
   std::map<std::string, int> counts;
   // grid -> row -> runtime -> indices of the cells there (normally one)
-  std::map<GridKey, std::map<RowKey, std::map<std::string, std::vector<std::size_t>, VersionLess>>> grids;
-  std::map<GridKey, std::set<std::string, VersionLess>> runtimes;
+  std::map<GridKey, std::map<RowKey, std::map<std::string, std::vector<std::size_t>, ReleaseTextLess>>> grids;
+  std::map<GridKey, std::set<std::string, ReleaseTextLess>> runtimes;
   for (std::size_t i = 0; i < cells.size(); ++i) {
     const json& cell = cells[i];
     GridKey grid{text_of(cell, "suite"), text_of(cell, "backend")};

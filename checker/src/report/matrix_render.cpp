@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "report/release_order.h"
+
 namespace abicheck {
 namespace {
 
@@ -42,37 +44,20 @@ bool is_unexpected(const std::string& outcome) {
   return label == nullptr || label->unexpected;
 }
 
-// "2.9" < "2.10".
-struct ReleaseLess {
-  bool operator()(const std::string& a, const std::string& b) const {
-    auto key = [](const std::string& text) {
-      std::vector<int> parts;
-      for (std::size_t start = 0; start <= text.size();) {
-        std::size_t dot = std::min(text.find('.', start), text.size());
-        parts.push_back(std::atoi(text.substr(start, dot - start).c_str()));
-        start = dot + 1;
-      }
-      return parts;
-    };
-    return key(a) < key(b);
-  }
-};
-
 struct RowKey {
   std::string build;
   std::string target;
   bool operator<(const RowKey& other) const {
-    ReleaseLess less;
-    if (build != other.build) return less(build, other.build);
-    return less(target, other.target);
+    if (build != other.build) return release_text_less(build, other.build);
+    return release_text_less(target, other.target);
   }
 };
 
 // Cells grouped for a grid: (suite, backend) -> rows (build, target) -> runtime -> cell.
 struct Grid {
   std::string title;
-  std::set<std::string, ReleaseLess> runtimes;
-  std::map<RowKey, std::map<std::string, const json*, ReleaseLess>> rows;
+  std::set<std::string, ReleaseTextLess> runtimes;
+  std::map<RowKey, std::map<std::string, const json*, ReleaseTextLess>> rows;
 };
 
 std::string text(const json& cell, const char* key) { return cell.value(key, ""); }

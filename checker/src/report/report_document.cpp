@@ -7,6 +7,7 @@
 
 #include "core/file_text.h"
 #include "core/tool_error.h"
+#include "report/release_order.h"
 
 namespace abicheck {
 namespace {
@@ -37,20 +38,6 @@ Finding finding_from_json(const json& item) {
                   .line = item.value("line", 0),
                   .column = item.value("column", 0)};
   return finding;
-}
-
-// "2.9" < "2.10": a diff pair's releases as numbers, for oldest-first order.
-std::vector<int> release_key(const json& diff) {
-  std::vector<int> key;
-  for (const char* end : {"old", "new"}) {
-    std::string text = diff.value(end, "");
-    for (std::size_t start = 0; start <= text.size();) {
-      std::size_t dot = std::min(text.find('.', start), text.size());
-      key.push_back(std::atoi(text.substr(start, dot - start).c_str()));
-      start = dot + 1;
-    }
-  }
-  return key;
 }
 
 }  // namespace
@@ -119,7 +106,10 @@ json merge_report_documents(const std::vector<json>& documents, const std::vecto
   }
   if (sections.contains("diffs")) {
     json& diffs = sections["diffs"];
-    std::stable_sort(diffs.begin(), diffs.end(), [](const json& a, const json& b) { return release_key(a) < release_key(b); });
+    std::stable_sort(diffs.begin(), diffs.end(), [](const json& a, const json& b) {
+      if (a.value("old", "") != b.value("old", "")) return release_text_less(a.value("old", ""), b.value("old", ""));
+      return release_text_less(a.value("new", ""), b.value("new", ""));
+    });
   }
   json document = new_report_document("report", title, merged);
   for (auto& [key, value] : sections.items()) document[key] = std::move(value);

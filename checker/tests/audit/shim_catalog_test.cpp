@@ -14,7 +14,7 @@ namespace {
 namespace fs = std::filesystem;
 
 TEST(ShimCatalog, EmbeddedIndexDescribesTheProjectsShimDecls) {
-  EXPECT_TRUE(embedded_shim_index_describes(project_root() / "shim_decls"));
+  EXPECT_TRUE(embedded_shim_index_describes(ReleaseHistory::open(project_root() / "shim_decls")));
 }
 
 TEST(ShimCatalog, EmbeddedIndexDatesEveryShimAsTheInventoriesDo) {
@@ -25,7 +25,7 @@ TEST(ShimCatalog, EmbeddedIndexDatesEveryShimAsTheInventoriesDo) {
     fs::create_directories(copy / release.path().filename());
     fs::copy_file(release.path() / "inventory.json", copy / release.path().filename() / "inventory.json");
   }
-  ASSERT_FALSE(embedded_shim_index_describes(copy));
+  ASSERT_FALSE(embedded_shim_index_describes(ReleaseHistory::open(copy)));
   ShimCatalog from_json = ShimCatalog::load_directory(copy);
   fs::remove_all(copy);
   ShimCatalog embedded = ShimCatalog::load_directory(project_root() / "shim_decls");

@@ -13,8 +13,8 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
+#include "baseline/release_history.h"
 #include "core/project_paths.h"
-#include "diff/baseline_source.h"
 #include "report/headless_chromium.h"
 #include "store/release_store.h"
 #include "support/cli.h"
@@ -61,7 +61,7 @@ TEST_F(MainJob, WritesOneReportOfEveryStageAndEndsWithASummary) {
   EXPECT_EQ(document["command"], "ci");
   EXPECT_EQ(testing::run_cli({"report", (out / "report.json").string()}).exit_code, 1);
   EXPECT_EQ(document["matrix"]["cells"].size(), 4u) << "tiny matrix: 2 builds x 2 runtimes";
-  auto baselines = committed_baselines(project_root() / "shim_decls");
+  auto baselines = ReleaseHistory::open(project_baselines_dir()).baseline_dirs();
   ASSERT_EQ(document["diffs"].size(), baselines.size() - 1);
   for (std::size_t i = 0; i + 1 < baselines.size(); ++i) {
     EXPECT_EQ(document["diffs"][i]["old"], baselines[i].filename().string());

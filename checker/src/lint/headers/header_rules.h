@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "inventory/declaration_pairing.h"
 #include "inventory/shim_inventory.h"
 #include "lint/headers/wrapper_shim_uses.h"
 #include "lint/lint_rule.h"
@@ -15,10 +16,6 @@ namespace abicheck {
 
 // What `lint headers` compares: the stable surface of a candidate tree (a release or a PyTorch
 // source tree) and the committed baselines of the releases before it.
-// A declaration is the same declaration across releases when its name and kind match (its backend
-// label may move, e.g. when 2.10 wrapped ATen/Config.h).
-using DeclarationKey = std::pair<std::string, DeclarationKind>;
-
 struct HeaderLintInput {
   ShimInventory candidate;
   std::filesystem::path include_dir;   // where the candidate's headers are, for the diagnostics' paths
@@ -27,11 +24,9 @@ struct HeaderLintInput {
   std::set<DeclarationKey> moved_in;   // declarations the previous release had outside the stable trees
 };
 
-// The release that first shipped each declaration of the earlier baselines (declarations only an
-// extension without a target sees left out).
-std::map<DeclarationKey, TorchVersion> first_shipped_releases(const HeaderLintInput& input);
-
-// One rule of `lint headers`; documented in the <id> section of docs/lint-rules.md.
+// One rule of `lint headers`: what it is, and the check that reads the input and reports.
+// Its fixture pair is fixtures/lint/headers/<id>/{bad,good}; its documentation is the <id>
+// section of docs/lint-rules.md.
 struct HeaderRule {
   LintRule rule;
   void (*check)(const HeaderLintInput& input, const LintRule& rule, DiagnosticSink& sink);
@@ -39,5 +34,13 @@ struct HeaderRule {
 
 const std::vector<HeaderRule>& header_rules();
 std::vector<LintDiagnostic> run_header_rules(const HeaderLintInput& input);
+
+// The rules, one per file in lint/headers/rules/.
+HeaderRule guard_too_weak_rule();           // H001
+HeaderRule guard_too_strong_rule();         // H002
+HeaderRule removed_or_changed_rule();       // H003
+HeaderRule version_macro_rule();            // H004
+HeaderRule wrapper_guard_too_weak_rule();   // H005
+HeaderRule new_declaration_version_rule();  // H006
 
 }  // namespace abicheck

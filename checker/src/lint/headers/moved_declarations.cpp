@@ -1,3 +1,4 @@
+#include "baseline/release_history.h"
 #include "lint/headers/moved_declarations.h"
 
 #include <algorithm>
@@ -21,10 +22,10 @@ using Suspects = std::map<TorchVersion, std::map<std::string, std::set<Declarati
 Suspects find_suspects(const HeaderLintInput& input) {
   Suspects suspects;
   if (input.earlier.empty()) return suspects;
-  auto first = first_shipped_releases(input);
+  auto first = first_shipped_releases(input.earlier);
   TorchVersion own = input.candidate.release.minor_release();
   for (const auto& d : input.candidate.declarations) {
-    if (d.name.find("::") == std::string::npos || d.backend == kUntargetedOnly) continue;
+    if (d.name.find("::") == std::string::npos || !is_targeted(d)) continue;
     auto shipped = first.find({d.name, d.kind});
     TorchVersion shipped_in = shipped == first.end() ? own : shipped->second;
     if (d.since >= shipped_in) continue;

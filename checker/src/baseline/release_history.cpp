@@ -1,0 +1,68 @@
+#include "baseline/release_history.h"
+
+#include <algorithm>
+
+#include "baseline/release_baseline.h"
+#include "core/project_paths.h"
+#include "inventory/inventory_collector.h"
+
+namespace abicheck {
+
+namespace fs = std::filesystem;
+
+ReleaseHistory ReleaseHistory::open(const fs::path& directory) {
+  ReleaseHistory history;
+  history.directory_ = directory;
+  std::error_code error;
+  if (fs::is_directory(directory, error)) {
+    for (const auto& entry : fs::directory_iterator(directory, error)) {
+      auto release = TorchVersion::try_parse(entry.path().filename().string());
+      if (release && fs::is_regular_file(entry.path() / kInventoryFile, error)) history.releases_.push_back(*release);
+    }
+  }
+  std::ranges::sort(history.releases_);
+  return history;
+}
+
+bool ReleaseHistory::has(TorchVersion release) const { return std::ranges::binary_search(releases_, release); }
+
+fs::path ReleaseHistory::baseline_dir(TorchVersion release) const { return directory_ / release.to_string(); }
+
+std::vector<fs::path> ReleaseHistory::baseline_dirs() const {
+  std::vector<fs::path> directories;
+  for (const auto& release : releases_) directories.push_back(baseline_dir(release));
+  return directories;
+}
+
+std::optional<fs::path> ReleaseHistory::find(TorchVersion release) const {
+  if (!has(release)) return std::nullopt;
+  return baseline_dir(release);
+}
+
+std::vector<ShimInventory> ReleaseHistory::inventories_before(TorchVersion release) const {
+  std::vector<ShimInventory> inventories;
+  for (const auto& earlier : releases_) {
+    if (earlier < release) inventories.push_back(load_inventory(baseline_dir(earlier) / kInventoryFile));
+  }
+  return inventories;
+}
+
+fs::path project_baselines_dir() { return project_root() / "shim_decls"; }
+
+std::vector<ShimInventory> ReleaseHistory::inventories() const {
+  std::vector<ShimInventory> inventories;
+  for (const auto& release : releases_) inventories.push_back(load_inventory(baseline_dir(release) / kInventoryFile));
+  return inventories;
+}
+
+std::map<DeclarationKey, TorchVersion> first_shipped_releases(const std::vector<ShimInventory>& oldest_first) {
+  std::map<DeclarationKey, TorchVersion> first;
+  for (const auto& inventory : oldest_first) {
+    for (const auto& declaration : inventory.declarations) {
+      if (is_targeted(declaration)) first.try_emplace(key_of(declaration), inventory.release.minor_release());
+    }
+  }
+  return first;
+}
+
+}  // namespace abicheck

@@ -1,0 +1,22 @@
+#pragma once
+
+#include <string>
+
+#include "inventory/declaration_pairing.h"
+#include "lint/headers/header_rules.h"
+
+// What several header rules (lint/headers/rules/) share. A declaration's key (key_of) and its
+// signature with canonical whitespace (normal_signature) are the release diff's, from
+// inventory/declaration_pairing.h: a second abicheck::key_of here would collide with it at link time.
+namespace abicheck {
+
+// The version macros are the guards' vocabulary, unguarded by design (H004 checks them).
+bool is_version_macro(const ShimDeclaration& declaration);
+
+// "'name'" or "'name' (backend)", as the diagnostics name a declaration.
+std::string describe(const ShimDeclaration& declaration);
+
+// Where the candidate tree declares it, for the diagnostic.
+SourcePosition position_of(const HeaderLintInput& input, const ShimDeclaration& declaration);
+
+}  // namespace abicheck

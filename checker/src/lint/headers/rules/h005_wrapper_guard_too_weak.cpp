@@ -1,0 +1,81 @@
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "inventory/inventory_collector.h"
+#include "baseline/release_history.h"
+#include "lint/headers/header_rule_support.h"
+#include "lint/headers/header_rules.h"
+
+namespace abicheck {
+namespace {
+
+constexpr LintRule kRule{
+    "H005", "wrapper-guard-too-weak", LintSeverity::Error,
+    "Code of the header-only wrappers uses a shim at a target where the shim is not declared or not shipped."};
+
+// The stable declaration a wrapper's use names: the C shim function of that name, else a
+// declaration whose name or last name component it is (an undeclared member of an enum).
+const ShimDeclaration* used_declaration(const ShimInventory& inventory, const std::string& name) {
+  if (const ShimDeclaration* function = inventory.find(name)) return function;
+  for (const auto& d : inventory.declarations) {
+    std::string_view declared = d.name;
+    if (auto colons = declared.rfind("::"); colons != std::string_view::npos) declared.remove_prefix(colons + 2);
+    if (declared == name) return &d;
+  }
+  return nullptr;
+}
+
+// A use is broken at a target when the front end found the name undeclared there (the wrapper's
+// guard is weaker than the declaration's), or when it resolved to a shim that first shipped after
+// that target (the extension using the wrapper would not load on the target). Each use is reported
+// once, at the oldest target where it breaks.
+void check(const HeaderLintInput& input, const LintRule& rule, DiagnosticSink& sink) {
+  auto first = first_shipped_releases(input.earlier);
+  TorchVersion own = input.candidate.release.minor_release();
+  std::map<std::pair<SourcePosition, std::string>, std::pair<const WrapperShimUse*, TorchVersion>> oldest;
+  for (const auto& use : input.wrapper_uses) {
+    const ShimDeclaration* d = used_declaration(input.candidate, use.name);
+    if (!d || !is_targeted(*d)) continue;
+    TorchVersion shipped_in = own;  // new in this tree
+    if (auto shipped = first.find(key_of(*d)); shipped != first.end()) {
+      shipped_in = shipped->second;
+    } else if (input.moved_in.contains(key_of(*d))) {
+      shipped_in = d->since;
+    }
+    TorchVersion needs = std::max(d->since, shipped_in);
+    if (use.declared && use.target >= needs) continue;
+    auto [it, inserted] = oldest.try_emplace({use.where, use.name}, &use, needs);
+    if (!inserted &&
+        std::tie(use.target, use.with_backends) < std::tie(it->second.first->target, it->second.first->with_backends)) {
+      it->second = {&use, needs};
+    }
+  }
+  for (const auto& [key, broken] : oldest) {
+    const auto& [use, needs] = broken;
+    const ShimDeclaration* d = used_declaration(input.candidate, use->name);
+    std::string at = fmt::format("target {}", use->target.to_string());
+    if (use->with_backends) at += fmt::format(" with {}", fmt::join(kBackendDefines, ", "));
+    if (!use->declared) {
+      sink.report(rule, use->where,
+                  fmt::format("{} is used here at {}, where it is not declared (its own guard: {}{}): the wrapper's "
+                              "guard is weaker than the shim's, and the header does not compile at {}",
+                              describe(*d), at, d->since.to_string(), d->backend.empty() ? "" : " and " + d->backend,
+                              use->target.to_string()));
+    } else {
+      sink.report(rule, use->where,
+                  fmt::format("{} is used here at {}, but it first shipped in {}: an extension targeting {} that "
+                              "uses this wrapper fails to load on torch {} (the shim's own guard is too weak too)",
+                              describe(*d), at, needs.to_string(), use->target.to_string(), use->target.to_string()));
+    }
+  }
+}
+
+}  // namespace
+
+HeaderRule wrapper_guard_too_weak_rule() { return {kRule, check}; }
+
+}  // namespace abicheck
