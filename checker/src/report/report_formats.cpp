@@ -26,7 +26,7 @@ bool told_by_cells(const json& finding) {
   return stage == "matrix" || stage == "smoke";
 }
 
-std::string markdown_cell(std::string value) {
+std::string markdown_cell(const std::string& value) {
   std::string escaped;
   for (char c : value) {
     if (c == '|') escaped += "\\|";

@@ -1,5 +1,6 @@
 // Wheels and installed packages built from the fixture extensions: the declared target comes from
 // Requires-Dist, verdicts roll up per wheel, and an installed package reads its dist-info.
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <zip.h>
 
@@ -32,7 +33,7 @@ void write_wheel(const std::filesystem::path& path, const std::vector<std::pair<
   ASSERT_NE(archive, nullptr);
   for (const auto& [name, content] : entries) {
     char* copy = static_cast<char*>(malloc(content.size()));
-    memcpy(copy, content.data(), content.size());
+    std::copy_n(content.data(), content.size(), copy);
     zip_source_t* source = zip_source_buffer(archive, copy, content.size(), 1);
     ASSERT_GE(zip_file_add(archive, name.c_str(), source, ZIP_FL_ENC_UTF_8), 0);
   }

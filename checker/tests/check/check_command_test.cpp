@@ -75,7 +75,7 @@ class CheckCommand : public ::testing::Test {
                                              (output_ / "check.html").string()});
     EXPECT_EQ(result.exit_code, expected["exit_code"].get<int>()) << result.output;
     EXPECT_EQ(tree_of(project), before) << "check wrote into the project";
-    const json document = read_json(output_ / "check.json");
+    json document = read_json(output_ / "check.json");
     EXPECT_EQ(document["verdict"]["lines"][0], expected["verdict"]) << result.output;
     const json& findings = document["verdict"]["findings"];
     EXPECT_EQ(findings.size(), expected["findings"].size()) << findings.dump(1);

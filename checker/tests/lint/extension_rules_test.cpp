@@ -13,6 +13,10 @@
 #include "store/release_store.h"
 
 namespace abicheck {
+
+// Test names and ctest listings show the rule's id, not the bytes of the parameter.
+void PrintTo(const ExtensionRule& rule, std::ostream* out) { *out << rule.rule.id; }
+
 namespace {
 
 namespace fs = std::filesystem;

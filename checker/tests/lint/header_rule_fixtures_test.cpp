@@ -10,6 +10,10 @@
 #include "lint/lint_expectations.h"
 
 namespace abicheck {
+
+// Test names and ctest listings show the rule's id, not the bytes of the parameter.
+void PrintTo(const HeaderRule& rule, std::ostream* out) { *out << rule.rule.id; }
+
 namespace {
 
 namespace fs = std::filesystem;

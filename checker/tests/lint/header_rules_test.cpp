@@ -11,12 +11,12 @@
 namespace abicheck {
 namespace {
 
-ShimDeclaration function(std::string name, std::string since, std::string signature = "void f(void)") {
+ShimDeclaration function(std::string name, const std::string& since, std::string signature = "void f(void)") {
   return {std::move(name), DeclarationKind::Function, std::move(signature), "torch/csrc/stable/c/shim.h", 10, "",
           TorchVersion::parse(since)};
 }
 
-ShimInventory inventory(std::string release, std::vector<ShimDeclaration> declarations) {
+ShimInventory inventory(const std::string& release, std::vector<ShimDeclaration> declarations) {
   return {TorchVersion::parse(release), std::move(declarations)};
 }
 

@@ -201,7 +201,10 @@ class UnitReader {
       }
       return true;
     });
-    for (auto& [cursor, lookup] : calls) {
+    for (auto& call : calls) {
+      // Plain references: clang 14 (which clang-tidy runs) cannot capture a structured binding.
+      const CXCursor& cursor = call.first;
+      auto& lookup = call.second;
       unsigned offset = 0;
       clang_getExpansionLocation(clang_getCursorLocation(cursor), nullptr, nullptr, nullptr, &offset);
       lookup.in_torch_macro = std::ranges::any_of(torch_macro_expansions, [&](const Range& range) {
