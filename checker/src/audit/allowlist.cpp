@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 #include <fnmatch.h>
-
 #include <toml++/toml.h>
 
 #include "core/tool_error.h"
@@ -29,13 +28,17 @@ Allowlist Allowlist::load(const std::filesystem::path& path) {
     AllowlistEntry::Kind kind;
     if (key.str() == "symbol") kind = AllowlistEntry::Kind::Symbol;
     else if (key.str() == "object") kind = AllowlistEntry::Kind::Object;
-    else throw ToolError(fmt::format("{}: unknown table '{}' (expected [[symbol]] or [[object]])", path.string(), key.str()));
+    else
+      throw ToolError(
+          fmt::format("{}: unknown table '{}' (expected [[symbol]] or [[object]])", path.string(), key.str()));
     const toml::array* entries = value.as_array();
-    if (!entries) throw ToolError(fmt::format("{}: '{}' must be an array of tables ([[{}]])", path.string(), key.str(), key.str()));
+    if (!entries)
+      throw ToolError(fmt::format("{}: '{}' must be an array of tables ([[{}]])", path.string(), key.str(), key.str()));
     for (const auto& element : *entries) {
       const toml::table* table = element.as_table();
       int line = static_cast<int>(element.source().begin.line);
-      if (!table) throw ToolError(fmt::format("{}:{}: each [[{}]] entry must be a table", path.string(), line, key.str()));
+      if (!table)
+        throw ToolError(fmt::format("{}:{}: each [[{}]] entry must be a table", path.string(), line, key.str()));
       std::string_view pattern_key = kind == AllowlistEntry::Kind::Symbol ? "name" : "path";
       for (auto&& [field, field_value] : *table) {
         if (field.str() != pattern_key && field.str() != "reason") {
@@ -46,7 +49,8 @@ Allowlist Allowlist::load(const std::filesystem::path& path) {
       auto pattern = (*table)[pattern_key].value<std::string>();
       auto reason = (*table)["reason"].value<std::string>();
       if (!pattern || pattern->empty()) {
-        throw ToolError(fmt::format("{}:{}: [[{}]] needs a non-empty '{}'", path.string(), line, key.str(), pattern_key));
+        throw ToolError(
+            fmt::format("{}:{}: [[{}]] needs a non-empty '{}'", path.string(), line, key.str(), pattern_key));
       }
       if (!reason || reason->empty()) {
         throw ToolError(fmt::format("{}:{}: [[{}]] '{}' needs a reason", path.string(), line, key.str(), *pattern));
@@ -69,7 +73,8 @@ const AllowlistEntry* Allowlist::match_symbol(std::string_view mangled, std::str
 }
 
 const AllowlistEntry* Allowlist::match_object(std::string_view path) {
-  std::string_view file_name = path.substr(path.find_last_of("/!") == std::string_view::npos ? 0 : path.find_last_of("/!") + 1);
+  std::string_view file_name =
+      path.substr(path.find_last_of("/!") == std::string_view::npos ? 0 : path.find_last_of("/!") + 1);
   for (auto& entry : entries_) {
     if (entry.kind == AllowlistEntry::Kind::Object &&
         (glob_matches(entry.pattern, path) || glob_matches(entry.pattern, file_name))) {

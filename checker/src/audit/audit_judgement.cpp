@@ -17,7 +17,8 @@ Judgement judge_audit(const AuditReport& report) {
                                   .message = fmt::format("{}", fmt::join(object.reasons, "; "))});
   }
   for (const auto& failure : report.failures) {
-    judgement.findings.push_back({.stage = "audit", .kind = "not-audited", .where = failure.path, .message = failure.problem});
+    judgement.findings.push_back(
+        {.stage = "audit", .kind = "not-audited", .where = failure.path, .message = failure.problem});
   }
   for (const auto& entry : report.stale_allowlist_entries) {
     judgement.findings.push_back({.stage = "audit",
@@ -26,13 +27,14 @@ Judgement judge_audit(const AuditReport& report) {
                                   .message = fmt::format("'{}' matches nothing; remove it", entry.pattern),
                                   .line = entry.line});
   }
-  auto not_stable = std::ranges::count_if(report.binaries, [](const ObjectAudit& o) { return o.verdict != AuditVerdict::Stable; });
-  judgement.lines.push_back(fmt::format("audit: {} {}, {} not stable{}{}", report.binaries.size(),
-                                        report.binaries.size() == 1 ? "binary" : "binaries", not_stable,
-                                        report.failures.empty() ? "" : fmt::format(", {} not audited", report.failures.size()),
-                                        report.stale_allowlist_entries.empty()
-                                            ? ""
-                                            : fmt::format(", {} stale allowlist entries", report.stale_allowlist_entries.size())));
+  auto not_stable =
+      std::ranges::count_if(report.binaries, [](const ObjectAudit& o) { return o.verdict != AuditVerdict::Stable; });
+  judgement.lines.push_back(fmt::format(
+      "audit: {} {}, {} not stable{}{}", report.binaries.size(), report.binaries.size() == 1 ? "binary" : "binaries",
+      not_stable, report.failures.empty() ? "" : fmt::format(", {} not audited", report.failures.size()),
+      report.stale_allowlist_entries.empty()
+          ? ""
+          : fmt::format(", {} stale allowlist entries", report.stale_allowlist_entries.size())));
   return judgement;
 }
 

@@ -57,7 +57,8 @@ void decide_verdict(ObjectAudit& object, const AuditOptions& options) {
     object.verdict = AuditVerdict::Unstable;
     return;
   }
-  if (object.declared_target && object.min_torch_to_load && *object.min_torch_to_load > object.declared_target->version) {
+  if (object.declared_target && object.min_torch_to_load &&
+      *object.min_torch_to_load > object.declared_target->version) {
     std::vector<std::string> newer;
     for (const auto& shim : object.shims) {
       if (!shim.dynamic_lookup && shim.introduced && *shim.introduced > object.declared_target->version) {
@@ -65,9 +66,9 @@ void decide_verdict(ObjectAudit& object, const AuditOptions& options) {
       }
     }
     object.verdict = AuditVerdict::NeedsNewerTorch;
-    object.reasons.push_back(fmt::format("needs torch {} but declares {} ({}): {}", object.min_torch_to_load->to_string(),
-                                         object.declared_target->version.to_string(), object.declared_target->source,
-                                         fmt::join(newer, ", ")));
+    object.reasons.push_back(fmt::format(
+        "needs torch {} but declares {} ({}): {}", object.min_torch_to_load->to_string(),
+        object.declared_target->version.to_string(), object.declared_target->source, fmt::join(newer, ", ")));
   }
 }
 
@@ -78,9 +79,8 @@ void declare(std::optional<DeclaredTarget>& current, const std::optional<Declare
 }
 
 std::string normalized_project_name(std::string name) {
-  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) {
-    return c == '-' || c == '.' ? '_' : static_cast<char>(std::tolower(c));
-  });
+  std::transform(name.begin(), name.end(), name.begin(),
+                 [](unsigned char c) { return c == '-' || c == '.' ? '_' : static_cast<char>(std::tolower(c)); });
   return name;
 }
 
@@ -132,7 +132,9 @@ class Auditor {
   }
 
  private:
-  void fail(std::string path, std::string problem) { report_.failures.push_back({std::move(path), std::move(problem)}); }
+  void fail(std::string path, std::string problem) {
+    report_.failures.push_back({std::move(path), std::move(problem)});
+  }
 
   void audit_directory(const std::filesystem::path& directory) {
     std::optional<DeclaredTarget> package_target = installed_package_target(directory);
@@ -195,8 +197,8 @@ class Auditor {
       if (options_.target) {
         wheel.declared_target = DeclaredTarget{*options_.target, "--target"};
       } else if (metadata.torch_lower_bound) {
-        wheel.declared_target = DeclaredTarget{*metadata.torch_lower_bound,
-                                               fmt::format("Requires-Dist: {}", metadata.torch_requirement)};
+        wheel.declared_target =
+            DeclaredTarget{*metadata.torch_lower_bound, fmt::format("Requires-Dist: {}", metadata.torch_requirement)};
       }
       reader.for_each_elf_entry([&](const std::string& name, std::span<char> bytes) {
         std::string path = fmt::format("{}!{}", file.string(), name);
@@ -217,9 +219,12 @@ class Auditor {
     for (std::size_t i = first_object; i < report_.binaries.size(); ++i) {
       const ObjectAudit& object = report_.binaries[i];
       ++wheel.object_count;
-      if (object.min_torch && (!wheel.min_torch || *object.min_torch > *wheel.min_torch)) wheel.min_torch = object.min_torch;
+      if (object.min_torch && (!wheel.min_torch || *object.min_torch > *wheel.min_torch))
+        wheel.min_torch = object.min_torch;
       wheel.verdict = std::max(wheel.verdict, object.verdict, [](AuditVerdict a, AuditVerdict b) {
-        auto rank = [](AuditVerdict v) { return v == AuditVerdict::Unstable ? 2 : v == AuditVerdict::NeedsNewerTorch ? 1 : 0; };
+        auto rank = [](AuditVerdict v) {
+          return v == AuditVerdict::Unstable ? 2 : v == AuditVerdict::NeedsNewerTorch ? 1 : 0;
+        };
         return rank(a) < rank(b);
       });
     }
@@ -257,9 +262,8 @@ ObjectAudit audit_elf_image(std::span<char> image, std::string path, const ShimC
   std::set<std::string, std::less<>> imported_names;
   // A plain C name that no rule places, in an object linked against libtorch_python, comes from
   // libtorch_python: torch's own _C module imports initModule that way.
-  bool links_libtorch = std::any_of(imports.needed.begin(), imports.needed.end(), [](const std::string& library) {
-    return library.starts_with("libtorch_python");
-  });
+  bool links_libtorch = std::any_of(imports.needed.begin(), imports.needed.end(),
+                                    [](const std::string& library) { return library.starts_with("libtorch_python"); });
   for (const auto& symbol : imports.undefined) {
     ClassifiedSymbol classified = classify_import(symbol, catalog);
     if (links_libtorch && classified.category == SymbolCategory::Unknown && !symbol.weak &&
@@ -271,8 +275,8 @@ ObjectAudit audit_elf_image(std::span<char> image, std::string path, const ShimC
     if (classified.category == SymbolCategory::StableShim) {
       object.shims.push_back({classified.name, classified.introduced, false});
     } else if (classified.category == SymbolCategory::UnstableTorch) {
-      const AllowlistEntry* entry = options.allowlist ? options.allowlist->match_symbol(classified.name, classified.demangled)
-                                                      : nullptr;
+      const AllowlistEntry* entry =
+          options.allowlist ? options.allowlist->match_symbol(classified.name, classified.demangled) : nullptr;
       if (entry) object.allowed.emplace_back(classified, entry->reason);
       else object.unstable.push_back(classified);
     } else if (classified.category == SymbolCategory::PythonCApi && abi3 && !is_limited_python_api(classified.name)) {
@@ -296,7 +300,8 @@ ObjectAudit audit_elf_image(std::span<char> image, std::string path, const ShimC
     object.declared_target = DeclaredTarget{*options.target, "--target"};
   } else if (imports.target_marker) {
     if (auto version = parse_marker_value(*imports.target_marker)) {
-      object.declared_target = DeclaredTarget{*version, fmt::format("marker {}{}", kTargetMarkerPrefix, *imports.target_marker)};
+      object.declared_target =
+          DeclaredTarget{*version, fmt::format("marker {}{}", kTargetMarkerPrefix, *imports.target_marker)};
     }
   }
   decide_verdict(object, options);

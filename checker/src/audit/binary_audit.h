@@ -36,17 +36,17 @@ struct DeclaredTarget {
 
 // Everything the audit found about one ELF object.
 struct ObjectAudit {
-  std::string path;     // a file, or "<wheel>!<entry>" for an object inside a wheel
-  std::string wheel;    // the wheel it came from, if any
+  std::string path;   // a file, or "<wheel>!<entry>" for an object inside a wheel
+  std::string wheel;  // the wheel it came from, if any
   std::string machine;
   std::vector<std::string> needed;
-  std::vector<ClassifiedSymbol> imports;  // every undefined dynamic symbol, sorted by name
-  std::vector<ShimUse> shims;             // imported and dynamically looked-up shims, sorted
-  std::vector<ClassifiedSymbol> unstable;              // not allowlisted unstable torch imports
+  std::vector<ClassifiedSymbol> imports;                          // every undefined dynamic symbol, sorted by name
+  std::vector<ShimUse> shims;                                     // imported and dynamically looked-up shims, sorted
+  std::vector<ClassifiedSymbol> unstable;                         // not allowlisted unstable torch imports
   std::vector<std::pair<ClassifiedSymbol, std::string>> allowed;  // allowlisted, with the reason
-  std::vector<std::string> abi3_violations;  // Python names outside the limited API (abi3 wheels only)
-  std::optional<TorchVersion> min_torch;           // newest release among all shims used
-  std::optional<TorchVersion> min_torch_to_load;   // newest release among imported shims only
+  std::vector<std::string> abi3_violations;       // Python names outside the limited API (abi3 wheels only)
+  std::optional<TorchVersion> min_torch;          // newest release among all shims used
+  std::optional<TorchVersion> min_torch_to_load;  // newest release among imported shims only
   std::optional<DeclaredTarget> declared_target;
   std::string allowed_object_reason;  // non-empty when an [[object]] entry accepted the whole object
   bool stripped = false;
@@ -69,9 +69,9 @@ struct AuditFailure {
 };
 
 struct AuditReport {
-  std::vector<ObjectAudit> binaries;  // sorted by path
-  std::vector<WheelAudit> wheels;     // sorted by path
-  std::vector<AuditFailure> failures; // objects or inputs that could not be audited, sorted by path
+  std::vector<ObjectAudit> binaries;   // sorted by path
+  std::vector<WheelAudit> wheels;      // sorted by path
+  std::vector<AuditFailure> failures;  // objects or inputs that could not be audited, sorted by path
   std::vector<AllowlistEntry> stale_allowlist_entries;
 };
 

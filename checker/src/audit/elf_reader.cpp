@@ -111,15 +111,17 @@ ElfImports read_elf_imports(std::span<char> image) {
   GElf_Ehdr header;
   if (!gelf_getehdr(elf.get(), &header)) throw ElfReadError(fmt::format("corrupt ELF header: {}", libelf_problem()));
   if (header.e_machine != EM_X86_64 && header.e_machine != EM_AARCH64) {
-    throw ElfReadError(fmt::format("foreign architecture {} (e_machine {}): only x86-64 and AArch64 objects are audited",
-                                   machine_name(header.e_machine), header.e_machine));
+    throw ElfReadError(
+        fmt::format("foreign architecture {} (e_machine {}): only x86-64 and AArch64 objects are audited",
+                    machine_name(header.e_machine), header.e_machine));
   }
   if (header.e_type != ET_DYN && header.e_type != ET_EXEC) {
     throw ElfReadError(header.e_type == ET_REL ? "relocatable object (.o): only linked shared objects are audited"
                                                : fmt::format("ELF type {} is not a shared object", header.e_type));
   }
   if (header.e_shoff == 0) {
-    throw ElfReadError("no section headers (stripped with sstrip, or damaged): the dynamic symbol table cannot be found");
+    throw ElfReadError(
+        "no section headers (stripped with sstrip, or damaged): the dynamic symbol table cannot be found");
   }
   if (header.e_shoff >= image.size() ||
       (image.size() - header.e_shoff) / std::max<unsigned>(header.e_shentsize, 1) < header.e_shnum) {
@@ -149,8 +151,8 @@ ElfImports read_elf_imports(std::span<char> image) {
     }
     if (section_header.sh_type != SHT_NOBITS &&
         (section_header.sh_offset > image.size() || image.size() - section_header.sh_offset < section_header.sh_size)) {
-      throw ElfReadError(fmt::format("truncated ELF: section {} ends past the file's {} bytes", elf_ndxscn(section),
-                                     image.size()));
+      throw ElfReadError(
+          fmt::format("truncated ELF: section {} ends past the file's {} bytes", elf_ndxscn(section), image.size()));
     }
     switch (section_header.sh_type) {
       case SHT_DYNSYM: dynsym = section; break;
@@ -170,7 +172,8 @@ ElfImports read_elf_imports(std::span<char> image) {
     }
   }
   imports.symbol_like_strings.assign(candidates.begin(), candidates.end());
-  if (!dynsym) throw ElfReadError("no dynamic symbol table: a static or fully stripped object imports nothing to audit");
+  if (!dynsym)
+    throw ElfReadError("no dynamic symbol table: a static or fully stripped object imports nothing to audit");
 
   if (dynamic) {
     GElf_Shdr dynamic_header;

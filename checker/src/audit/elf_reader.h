@@ -30,11 +30,11 @@ struct ImportedSymbol {
 struct ElfImports {
   std::string machine;  // "x86-64", "AArch64"
   std::string soname;
-  std::vector<std::string> needed;             // DT_NEEDED, in file order
-  std::vector<ImportedSymbol> undefined;       // sorted by name
-  std::vector<std::string> symbol_like_strings; // read-only C strings shaped like shim names (dlsym uses)
-  std::optional<std::string> target_marker;    // the value of an embedded "torch-abi-check:target=" string
-  bool has_symtab = false;                     // false for a stripped object (auditing still works)
+  std::vector<std::string> needed;               // DT_NEEDED, in file order
+  std::vector<ImportedSymbol> undefined;         // sorted by name
+  std::vector<std::string> symbol_like_strings;  // read-only C strings shaped like shim names (dlsym uses)
+  std::optional<std::string> target_marker;      // the value of an embedded "torch-abi-check:target=" string
+  bool has_symtab = false;                       // false for a stripped object (auditing still works)
 };
 
 // The marker a binary built by this project embeds to declare its TORCH_TARGET_VERSION.

@@ -12,15 +12,15 @@
 namespace abicheck {
 
 struct EmbeddedInventory {
-  const char* directory;   // "2.12": the release directory under shim_decls/
-  const char* release;     // the inventory's "release"
-  std::uintmax_t size;     // bytes of inventory.json when the index was built
+  const char* directory;  // "2.12": the release directory under shim_decls/
+  const char* release;    // the inventory's "release"
+  std::uintmax_t size;    // bytes of inventory.json when the index was built
 };
 
 struct EmbeddedShim {
   std::size_t inventory;  // index into kEmbeddedInventories
   const char* name;
-  const char* backend;    // "" or "USE_CUDA"
+  const char* backend;  // "" or "USE_CUDA"
 };
 
 extern const char* const kEmbeddedShimDirectory;  // the shim_decls/ directory it was built from

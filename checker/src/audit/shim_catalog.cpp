@@ -15,8 +15,8 @@ ShimCatalog ShimCatalog::load_directory(const fs::path& directory) {
   ShimCatalog catalog;
   for (const auto& inventory : history.inventories()) catalog.add(inventory);
   if (catalog.empty()) {
-    throw ToolError(fmt::format("{}: no shim inventory (<release>/inventory.json) to date shim symbols with",
-                                directory.string()));
+    throw ToolError(
+        fmt::format("{}: no shim inventory (<release>/inventory.json) to date shim symbols with", directory.string()));
   }
   return catalog;
 }

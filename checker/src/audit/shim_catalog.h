@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "core/torch_version.h"
 #include "baseline/release_history.h"
+#include "core/torch_version.h"
 #include "inventory/shim_inventory.h"
 
 namespace abicheck {

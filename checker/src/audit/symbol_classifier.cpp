@@ -17,46 +17,70 @@ constexpr std::array kSystemNamespaces = {std::string_view("std"), std::string_v
 constexpr std::array kSystemVersionPrefixes = {std::string_view("GLIBC_"), std::string_view("GLIBCXX_"),
                                                std::string_view("CXXABI_"), std::string_view("GCC_")};
 constexpr std::array kSystemLibraryPrefixes = {
-    std::string_view("libc.so"),        std::string_view("libm.so"),    std::string_view("libstdc++.so"),
-    std::string_view("libgcc_s.so"),    std::string_view("libpthread.so"), std::string_view("libdl.so"),
-    std::string_view("librt.so"),       std::string_view("ld-linux"),   std::string_view("libmvec.so")};
+    std::string_view("libc.so"),     std::string_view("libm.so"),       std::string_view("libstdc++.so"),
+    std::string_view("libgcc_s.so"), std::string_view("libpthread.so"), std::string_view("libdl.so"),
+    std::string_view("librt.so"),    std::string_view("ld-linux"),      std::string_view("libmvec.so")};
 // Symbols the toolchain's start files and C++ runtime reference without a version.
-constexpr std::array kUnversionedSystemPrefixes = {
-    std::string_view("__gmon_start__"), std::string_view("_ITM_"),     std::string_view("__cxa_"),
-    std::string_view("_Unwind_"),       std::string_view("__gxx_personality"), std::string_view("__stack_chk_fail"),
-    std::string_view("__tls_get_addr"), std::string_view("_dl_"),   std::string_view("__pthread_"),
-    std::string_view("dlsym"),          std::string_view("dlopen"),    std::string_view("dlclose"),
-    std::string_view("dlerror"),        std::string_view("dladdr")};
+constexpr std::array kUnversionedSystemPrefixes = {std::string_view("__gmon_start__"),
+                                                   std::string_view("_ITM_"),
+                                                   std::string_view("__cxa_"),
+                                                   std::string_view("_Unwind_"),
+                                                   std::string_view("__gxx_personality"),
+                                                   std::string_view("__stack_chk_fail"),
+                                                   std::string_view("__tls_get_addr"),
+                                                   std::string_view("_dl_"),
+                                                   std::string_view("__pthread_"),
+                                                   std::string_view("dlsym"),
+                                                   std::string_view("dlopen"),
+                                                   std::string_view("dlclose"),
+                                                   std::string_view("dlerror"),
+                                                   std::string_view("dladdr")};
 constexpr std::array kDeviceLibraryPrefixes = {
-    std::string_view("libcuda"),  std::string_view("libcublas"),  std::string_view("libcudnn"), std::string_view("libcufft"),
-    std::string_view("libcurand"), std::string_view("libcusparse"), std::string_view("libcusolver"),
-    std::string_view("libnccl"),  std::string_view("libnvrtc"),   std::string_view("libnvToolsExt"),
-    std::string_view("libnvJitLink"), std::string_view("libcupti"), std::string_view("libamdhip64"),
-    std::string_view("librocblas"), std::string_view("libhipblas"), std::string_view("libMIOpen"),
-    std::string_view("libroctx")};
+    std::string_view("libcuda"),       std::string_view("libcublas"),    std::string_view("libcudnn"),
+    std::string_view("libcufft"),      std::string_view("libcurand"),    std::string_view("libcusparse"),
+    std::string_view("libcusolver"),   std::string_view("libnccl"),      std::string_view("libnvrtc"),
+    std::string_view("libnvToolsExt"), std::string_view("libnvJitLink"), std::string_view("libcupti"),
+    std::string_view("libamdhip64"),   std::string_view("librocblas"),   std::string_view("libhipblas"),
+    std::string_view("libMIOpen"),     std::string_view("libroctx")};
 constexpr std::array kDeviceSymbolPrefixes = {
-    std::string_view("cuda"),   std::string_view("__cuda"), std::string_view("cublas"), std::string_view("cudnn"),
-    std::string_view("cufft"),  std::string_view("curand"), std::string_view("cusparse"), std::string_view("cusolver"),
-    std::string_view("nccl"),   std::string_view("nvrtc"),  std::string_view("nvtx"),   std::string_view("hip"),
-    std::string_view("__hip"),  std::string_view("rocblas"), std::string_view("hipblas"), std::string_view("miopen"),
+    std::string_view("cuda"),  std::string_view("__cuda"),  std::string_view("cublas"),   std::string_view("cudnn"),
+    std::string_view("cufft"), std::string_view("curand"),  std::string_view("cusparse"), std::string_view("cusolver"),
+    std::string_view("nccl"),  std::string_view("nvrtc"),   std::string_view("nvtx"),     std::string_view("hip"),
+    std::string_view("__hip"), std::string_view("rocblas"), std::string_view("hipblas"),  std::string_view("miopen"),
     std::string_view("roctx")};
 // operator new / new[] / delete / delete[]: the C++ runtime's, mangled outside any namespace.
 constexpr std::array kOperatorNewDelete = {std::string_view("_Znw"), std::string_view("_Zna"), std::string_view("_Zdl"),
                                            std::string_view("_Zda")};
 // The underscore names that the limited API's own macros and functions need.
-constexpr std::array kLimitedPrivatePythonNames = {
-    std::string_view("_Py_Dealloc"), std::string_view("_Py_DecRef"), std::string_view("_Py_IncRef"),
-    std::string_view("_Py_NoneStruct"), std::string_view("_Py_NotImplementedStruct"), std::string_view("_Py_TrueStruct"),
-    std::string_view("_Py_FalseStruct"), std::string_view("_Py_EllipsisObject"), std::string_view("_Py_SwappedOp"),
-    std::string_view("_Py_CheckRecursiveCall"), std::string_view("_PyArg_ParseTuple_SizeT"),
-    std::string_view("_PyArg_ParseTupleAndKeywords_SizeT"), std::string_view("_PyArg_Parse_SizeT"),
-    std::string_view("_PyArg_VaParse_SizeT"), std::string_view("_PyArg_VaParseTupleAndKeywords_SizeT"),
-    std::string_view("_Py_BuildValue_SizeT"), std::string_view("_Py_VaBuildValue_SizeT"),
-    std::string_view("_PyObject_CallFunction_SizeT"), std::string_view("_PyObject_CallMethod_SizeT"),
-    std::string_view("_PyObject_New"), std::string_view("_PyObject_NewVar"), std::string_view("_PyObject_GC_New"),
-    std::string_view("_PyObject_GC_NewVar"), std::string_view("_PyObject_GC_Resize"), std::string_view("_PyErr_BadInternalCall"),
-    std::string_view("_PyWeakref_CallableProxyType"), std::string_view("_PyWeakref_ProxyType"),
-    std::string_view("_PyWeakref_RefType"), std::string_view("_Py_RefTotal")};
+constexpr std::array kLimitedPrivatePythonNames = {std::string_view("_Py_Dealloc"),
+                                                   std::string_view("_Py_DecRef"),
+                                                   std::string_view("_Py_IncRef"),
+                                                   std::string_view("_Py_NoneStruct"),
+                                                   std::string_view("_Py_NotImplementedStruct"),
+                                                   std::string_view("_Py_TrueStruct"),
+                                                   std::string_view("_Py_FalseStruct"),
+                                                   std::string_view("_Py_EllipsisObject"),
+                                                   std::string_view("_Py_SwappedOp"),
+                                                   std::string_view("_Py_CheckRecursiveCall"),
+                                                   std::string_view("_PyArg_ParseTuple_SizeT"),
+                                                   std::string_view("_PyArg_ParseTupleAndKeywords_SizeT"),
+                                                   std::string_view("_PyArg_Parse_SizeT"),
+                                                   std::string_view("_PyArg_VaParse_SizeT"),
+                                                   std::string_view("_PyArg_VaParseTupleAndKeywords_SizeT"),
+                                                   std::string_view("_Py_BuildValue_SizeT"),
+                                                   std::string_view("_Py_VaBuildValue_SizeT"),
+                                                   std::string_view("_PyObject_CallFunction_SizeT"),
+                                                   std::string_view("_PyObject_CallMethod_SizeT"),
+                                                   std::string_view("_PyObject_New"),
+                                                   std::string_view("_PyObject_NewVar"),
+                                                   std::string_view("_PyObject_GC_New"),
+                                                   std::string_view("_PyObject_GC_NewVar"),
+                                                   std::string_view("_PyObject_GC_Resize"),
+                                                   std::string_view("_PyErr_BadInternalCall"),
+                                                   std::string_view("_PyWeakref_CallableProxyType"),
+                                                   std::string_view("_PyWeakref_ProxyType"),
+                                                   std::string_view("_PyWeakref_RefType"),
+                                                   std::string_view("_Py_RefTotal")};
 
 template <std::size_t N>
 bool starts_with_any(std::string_view text, const std::array<std::string_view, N>& prefixes) {
@@ -132,8 +156,8 @@ std::string outermost_namespace(std::string_view mangled) {
   }
   if (rest.starts_with("N")) {
     rest.remove_prefix(1);
-    while (!rest.empty() && (rest.front() == 'r' || rest.front() == 'V' || rest.front() == 'K' ||
-                             rest.front() == 'R' || rest.front() == 'O')) {
+    while (!rest.empty() && (rest.front() == 'r' || rest.front() == 'V' || rest.front() == 'K' || rest.front() == 'R' ||
+                             rest.front() == 'O')) {
       rest.remove_prefix(1);
     }
     if (rest.starts_with("L")) rest.remove_prefix(1);
@@ -155,8 +179,8 @@ std::string outermost_namespace(std::string_view mangled) {
 std::string demangle(std::string_view name) {
   if (!name.starts_with("_Z")) return std::string(name);
   int status = 0;
-  std::unique_ptr<char, decltype(&std::free)> text(abi::__cxa_demangle(std::string(name).c_str(), nullptr, nullptr, &status),
-                                                   &std::free);
+  std::unique_ptr<char, decltype(&std::free)> text(
+      abi::__cxa_demangle(std::string(name).c_str(), nullptr, nullptr, &status), &std::free);
   return status == 0 && text ? std::string(text.get()) : std::string(name);
 }
 
@@ -166,7 +190,8 @@ bool is_limited_python_api(std::string_view name) {
 }
 
 ClassifiedSymbol classify_import(const ImportedSymbol& symbol, const ShimCatalog& catalog) {
-  ClassifiedSymbol result{symbol.name, demangle(symbol.name), SymbolCategory::Unknown, symbol.library, std::nullopt, ""};
+  ClassifiedSymbol result{symbol.name,    demangle(symbol.name), SymbolCategory::Unknown,
+                          symbol.library, std::nullopt,          ""};
   std::string space = outermost_namespace(symbol.name);
   if (!space.empty()) result.group = space;
   if (is_one_of(space, kTorchNamespaces) || space == "(global: THP)") {
@@ -194,9 +219,11 @@ ClassifiedSymbol classify_import(const ImportedSymbol& symbol, const ShimCatalog
   } else if (starts_with_any(symbol.library, kDeviceLibraryPrefixes) ||
              starts_with_any(symbol.version, kDeviceLibraryPrefixes) ||
              starts_with_any(symbol.name, kDeviceSymbolPrefixes) ||
-             (symbol.name.size() > 2 && symbol.name.starts_with("cu") && std::isupper(static_cast<unsigned char>(symbol.name[2])))) {
+             (symbol.name.size() > 2 && symbol.name.starts_with("cu") &&
+              std::isupper(static_cast<unsigned char>(symbol.name[2])))) {
     result.category = SymbolCategory::DeviceRuntime;
-  } else if (symbol.name.starts_with("Py") || symbol.name.starts_with("_Py") || symbol.library.starts_with("libpython")) {
+  } else if (symbol.name.starts_with("Py") || symbol.name.starts_with("_Py") ||
+             symbol.library.starts_with("libpython")) {
     result.category = SymbolCategory::PythonCApi;
     result.group = "python";
   }

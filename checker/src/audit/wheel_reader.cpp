@@ -52,8 +52,8 @@ bool is_unsafe_entry_name(std::string_view name) {
 std::optional<TorchVersion> torch_lower_bound_of_requirement(std::string_view line) {
   line = trim(line);
   std::size_t name_end = 0;
-  while (name_end < line.size() && (std::isalnum(static_cast<unsigned char>(line[name_end])) ||
-                                    line[name_end] == '-' || line[name_end] == '_' || line[name_end] == '.')) {
+  while (name_end < line.size() && (std::isalnum(static_cast<unsigned char>(line[name_end])) || line[name_end] == '-' ||
+                                    line[name_end] == '_' || line[name_end] == '.')) {
     ++name_end;
   }
   std::string name(line.substr(0, name_end));
@@ -61,7 +61,8 @@ std::optional<TorchVersion> torch_lower_bound_of_requirement(std::string_view li
   if (name != "torch") return std::nullopt;
   std::string_view specifiers = line.substr(name_end);
   specifiers = specifiers.substr(0, specifiers.find(';'));
-  if (auto bracket = specifiers.find(']'); specifiers.find('[') != std::string_view::npos && bracket != std::string_view::npos) {
+  if (auto bracket = specifiers.find(']');
+      specifiers.find('[') != std::string_view::npos && bracket != std::string_view::npos) {
     specifiers.remove_prefix(bracket + 1);
   }
   std::optional<TorchVersion> bound;
@@ -133,16 +134,18 @@ void WheelReader::validate_entries() {
     }
     std::string_view name = stat.name;
     if (is_unsafe_entry_name(name)) {
-      throw WheelReadError(fmt::format("unsafe entry name '{}': absolute paths and '..' could write outside the install "
-                                       "directory",
-                                       name));
+      throw WheelReadError(
+          fmt::format("unsafe entry name '{}': absolute paths and '..' could write outside the install "
+                      "directory",
+                      name));
     }
     if (stat.size > limits_.max_entry_bytes) {
       throw WheelReadError(fmt::format("entry '{}' inflates to {} bytes, more than the {} allowed (zip bomb?)", name,
                                        stat.size, limits_.max_entry_bytes));
     }
     if (stat.size >= limits_.ratio_check_min_bytes &&
-        static_cast<double>(stat.size) > limits_.max_compression_ratio * static_cast<double>(std::max<zip_uint64_t>(stat.comp_size, 1))) {
+        static_cast<double>(stat.size) >
+            limits_.max_compression_ratio * static_cast<double>(std::max<zip_uint64_t>(stat.comp_size, 1))) {
       throw WheelReadError(fmt::format("entry '{}' inflates {} bytes to {} (ratio over {:.0f}): a zip bomb", name,
                                        stat.comp_size, stat.size, limits_.max_compression_ratio));
     }

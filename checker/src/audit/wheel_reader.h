@@ -36,7 +36,7 @@ struct WheelLimits {
 
 // What the wheel's own metadata says about torch and the Python ABI.
 struct WheelMetadata {
-  std::string dist_info;  // "torchaudio-2.9.0.dist-info"
+  std::string dist_info;                          // "torchaudio-2.9.0.dist-info"
   std::optional<TorchVersion> torch_lower_bound;  // from Requires-Dist: torch>=X (or ==X, ~=X)
   std::string torch_requirement;                  // the requirement as written, for reports
   bool abi3 = false;                              // a wheel tag with the abi3 ABI

@@ -1,12 +1,13 @@
 #include "baseline/abi_probe.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <fstream>
 #include <set>
 
-#include "core/scoped_temp_dir.h"
 #include "core/process.h"
+#include "core/scoped_temp_dir.h"
 #include "core/tool_error.h"
 #include "inventory/clang_translation_unit.h"
 #include "inventory/inventory_collector.h"
@@ -112,13 +113,19 @@ std::string generate_probe_source(const std::filesystem::path& include_dir, cons
 
 AbiModel build_abi_model(const std::filesystem::path& include_dir, const ShimInventory& inventory) {
   ScopedTempDir work("torch-abi-check-probe");
-  {
-    std::ofstream(work.path() / "probe.cpp") << generate_probe_source(include_dir, inventory);
-  }
+  { std::ofstream(work.path() / "probe.cpp") << generate_probe_source(include_dir, inventory); }
   std::string include = std::filesystem::absolute(include_dir).lexically_normal().string();
-  std::vector<std::string> compile = {"c++", "-std=c++17", "-O0", "-g", "-shared", "-fPIC", "-w",
-                                      "-fvisibility=hidden", "-fdebug-prefix-map=" + include + "=include",
-                                      "-fdebug-prefix-map=" + work.path().string() + "=probe", "-I" + include};
+  std::vector<std::string> compile = {"c++",
+                                      "-std=c++17",
+                                      "-O0",
+                                      "-g",
+                                      "-shared",
+                                      "-fPIC",
+                                      "-w",
+                                      "-fvisibility=hidden",
+                                      "-fdebug-prefix-map=" + include + "=include",
+                                      "-fdebug-prefix-map=" + work.path().string() + "=probe",
+                                      "-I" + include};
   std::vector<std::string> defines = probe_defines();
   compile.insert(compile.end(), defines.begin(), defines.end());
   compile.insert(compile.end(), {"probe.cpp", "-o", "probe.so"});

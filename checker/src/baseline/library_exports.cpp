@@ -1,11 +1,12 @@
 #include "baseline/library_exports.h"
 
-#include <algorithm>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <unistd.h>
+
+#include <algorithm>
 
 #include "core/tool_error.h"
 
@@ -45,9 +46,7 @@ class ElfFile {
 
 }  // namespace
 
-bool is_shim_function_name(std::string_view name) {
-  return name.starts_with("aoti_") || name.starts_with("torch_");
-}
+bool is_shim_function_name(std::string_view name) { return name.starts_with("aoti_") || name.starts_with("torch_"); }
 
 std::string ShimExports::library_of(const std::string& name) const {
   for (const auto& [library, names] : by_library) {
@@ -65,7 +64,8 @@ std::vector<std::string> read_exported_shim_functions(const std::filesystem::pat
     if (!gelf_getshdr(section, &header) || header.sh_type != SHT_DYNSYM) continue;
     has_dynsym = true;
     Elf_Data* data = elf_getdata(section, nullptr);
-    if (!data || header.sh_entsize == 0) throw ToolError(fmt::format("{}: truncated dynamic symbol table", library.string()));
+    if (!data || header.sh_entsize == 0)
+      throw ToolError(fmt::format("{}: truncated dynamic symbol table", library.string()));
     for (std::size_t i = 0, n = header.sh_size / header.sh_entsize; i < n; ++i) {
       GElf_Sym symbol;
       if (!gelf_getsym(data, static_cast<int>(i), &symbol)) continue;

@@ -1,9 +1,10 @@
 #include "baseline/release_baseline.h"
 
-#include <algorithm>
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 #include <zlib.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "baseline/abi_probe.h"
 #include "core/atomic_file.h"
@@ -34,7 +35,8 @@ std::string_view exporting_library(std::string_view backend) {
   return {};
 }
 
-std::vector<FidelityProblem> check_fidelity(const ShimInventory& inventory, const std::vector<std::string>& model_functions,
+std::vector<FidelityProblem> check_fidelity(const ShimInventory& inventory,
+                                            const std::vector<std::string>& model_functions,
                                             const ShimExports& exports) {
   std::vector<FidelityProblem> problems;
   for (const auto& declaration : inventory.declarations) {
@@ -45,15 +47,15 @@ std::vector<FidelityProblem> check_fidelity(const ShimInventory& inventory, cons
     std::string library(exporting_library(declaration.backend));
     if (library.empty() || !exports.by_library.contains(library)) continue;
     if (!std::ranges::binary_search(exports.by_library.at(library), declaration.name)) {
-      problems.push_back({declaration.name,
-                          fmt::format("declared in {} but not exported by {}", declaration.header, library)});
+      problems.push_back(
+          {declaration.name, fmt::format("declared in {} but not exported by {}", declaration.header, library)});
     }
   }
   return problems;
 }
 
-BaselineBuild build_baseline(const std::filesystem::path& include_dir, const std::optional<std::filesystem::path>& lib_dir,
-                             const InventoryOptions& options) {
+BaselineBuild build_baseline(const std::filesystem::path& include_dir,
+                             const std::optional<std::filesystem::path>& lib_dir, const InventoryOptions& options) {
   BaselineBuild build;
   build.baseline.inventory = collect_inventory(include_dir, options);
   AbiModel model = build_abi_model(include_dir, build.baseline.inventory);
@@ -78,12 +80,14 @@ void write_baseline(const ReleaseBaseline& baseline, const std::filesystem::path
 }
 
 ReleaseBaseline load_baseline(const std::filesystem::path& directory) {
-  if (!std::filesystem::is_directory(directory)) throw ToolError(fmt::format("{}: not a baseline directory", directory.string()));
+  if (!std::filesystem::is_directory(directory))
+    throw ToolError(fmt::format("{}: not a baseline directory", directory.string()));
   ReleaseBaseline baseline;
   baseline.inventory = load_inventory(directory / kInventoryFile);
   std::filesystem::path model = directory / kAbiModelFile;
   baseline.abixml = gzip_decompress(read_file_text(model), model.string());
-  if (baseline.abixml.find("<abi-corpus") == std::string::npos || baseline.abixml.find("</abi-corpus>") == std::string::npos) {
+  if (baseline.abixml.find("<abi-corpus") == std::string::npos ||
+      baseline.abixml.find("</abi-corpus>") == std::string::npos) {
     throw ToolError(fmt::format("{}: not an ABIXML corpus", model.string()));
   }
   baseline.exports = load_exports(directory / kExportsFile);

@@ -38,7 +38,8 @@ std::string_view exporting_library(std::string_view backend);
 // must be exported by it: unconditional and USE_CUDA ones by libtorch_cpu.so / libtorch_cuda.so.
 // Functions of backends whose library a Linux wheel does not ship (USE_MPS, USE_XPU) cannot be
 // checked and are not reported.
-std::vector<FidelityProblem> check_fidelity(const ShimInventory& inventory, const std::vector<std::string>& model_functions,
+std::vector<FidelityProblem> check_fidelity(const ShimInventory& inventory,
+                                            const std::vector<std::string>& model_functions,
                                             const ShimExports& exports);
 
 struct BaselineBuild {
@@ -47,8 +48,8 @@ struct BaselineBuild {
 };
 
 // From a release's headers, and its libraries' exports when it has them (none for a bare header tree).
-BaselineBuild build_baseline(const std::filesystem::path& include_dir, const std::optional<std::filesystem::path>& lib_dir,
-                             const InventoryOptions& options = {});
+BaselineBuild build_baseline(const std::filesystem::path& include_dir,
+                             const std::optional<std::filesystem::path>& lib_dir, const InventoryOptions& options = {});
 
 // Writes the three files into `directory` (created if needed); each is replaced whole.
 void write_baseline(const ReleaseBaseline& baseline, const std::filesystem::path& directory);

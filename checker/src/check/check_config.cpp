@@ -1,7 +1,6 @@
 #include "check/check_config.h"
 
 #include <fmt/format.h>
-
 #include <toml++/toml.h>
 
 #include "core/tool_error.h"
@@ -41,7 +40,8 @@ std::vector<std::string> smoke_command(const fs::path& file, const toml::node& n
 
 int positive_seconds(const fs::path& file, const toml::node& node, const std::string& key) {
   auto value = node.value<std::int64_t>();
-  if (!value || *value <= 0 || *value > 86400) fail(file, fmt::format("'{}' must be a whole number of seconds (1 to 86400)", key));
+  if (!value || *value <= 0 || *value > 86400)
+    fail(file, fmt::format("'{}' must be a whole number of seconds (1 to 86400)", key));
   return static_cast<int>(*value);
 }
 

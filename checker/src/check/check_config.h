@@ -31,7 +31,8 @@ struct CheckConfig {
 
 // Reads `config_file` when given, else DIR/pyproject.toml's table when there is one. Unknown keys,
 // wrong types and unreadable TOML are a ToolError naming the file (and the key).
-CheckConfig load_check_config(const std::filesystem::path& project, const std::optional<std::filesystem::path>& config_file);
+CheckConfig load_check_config(const std::filesystem::path& project,
+                              const std::optional<std::filesystem::path>& config_file);
 
 // The configured build kind, else the one the project's files show; nullopt when it has neither
 // CMakeLists.txt nor setup.py (a compile_commands.json alone is linted, not built).

@@ -2,8 +2,6 @@
 
 namespace abicheck {
 
-Judgement judge_check(const CheckResult& result) {
-  return {result.findings, result.verdict};
-}
+Judgement judge_check(const CheckResult& result) { return {result.findings, result.verdict}; }
 
 }  // namespace abicheck

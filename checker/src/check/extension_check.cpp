@@ -10,6 +10,7 @@
 #include <ranges>
 
 #include "audit/shim_catalog.h"
+#include "core/content_hash.h"
 #include "core/display_path.h"
 #include "core/process.h"
 #include "core/project_paths.h"
@@ -17,7 +18,6 @@
 #include "lint/extension/extension_sources.h"
 #include "lint/extension/project_target.h"
 #include "matrix/cell_expectation.h"
-#include "core/content_hash.h"
 #include "matrix/shim_exports.h"
 
 namespace abicheck {
@@ -66,8 +66,8 @@ DeclaredProjectTarget find_target(const fs::path& project, const CheckConfig& co
     // A compile command has a file but no line.
     std::string where = definition.where.line > 0 ? where_in(definition.where.file, definition.where.line, project)
                                                   : "of " + display_path(definition.where.file, project);
-    declared.source = fmt::format("TORCH_TARGET_VERSION={} ({} {})", definition.value_text, origin_name(definition.origin),
-                                  where);
+    declared.source =
+        fmt::format("TORCH_TARGET_VERSION={} ({} {})", definition.value_text, origin_name(definition.origin), where);
   }
   return declared;
 }
@@ -133,7 +133,8 @@ std::vector<std::string> resolve_command(std::vector<std::string> argv, const st
   return argv;
 }
 
-void lint_stage(const ReleaseStore& store, const ResolvedRelease& newest, const CheckRequest& request, CheckResult& result) {
+void lint_stage(const ReleaseStore& store, const ResolvedRelease& newest, const CheckRequest& request,
+                CheckResult& result) {
   ExtensionLintRequest lint_request{result.project, result.target, {}, request.baselines};
   result.lint = lint_extension(store, newest, lint_request);
   for (const auto& note : result.lint.notes) result.notes.push_back("lint: " + note);
@@ -175,12 +176,13 @@ void build_stage(const ReleaseStore& store, const StoredRelease& newest, const D
                                    build.cached ? " (cached)" : ""));
     }
     if (!build.built) {
-      result.findings.push_back({.stage = "build",
-                                 .kind = "failed",
-                                 .where = fmt::format("against torch {}", release.version.to_string()),
-                                 .message = build.first_error.empty()
-                                                ? build.detail
-                                                : fmt::format("{}: {}", build.detail, relative_to(build.first_error, result.project))});
+      result.findings.push_back(
+          {.stage = "build",
+           .kind = "failed",
+           .where = fmt::format("against torch {}", release.version.to_string()),
+           .message = build.first_error.empty()
+                          ? build.detail
+                          : fmt::format("{}: {}", build.detail, relative_to(build.first_error, result.project))});
     }
     result.builds.push_back(std::move(build));
   }
@@ -199,7 +201,8 @@ std::vector<std::string> imported_shims_newer_than(const ObjectAudit& object, st
 
 void audit_stage(const CheckRequest& request, CheckResult& result) {
   std::vector<fs::path> libraries;
-  for (const auto& build : result.builds) libraries.insert(libraries.end(), build.libraries.begin(), build.libraries.end());
+  for (const auto& build : result.builds)
+    libraries.insert(libraries.end(), build.libraries.begin(), build.libraries.end());
   if (libraries.empty()) return;
   ShimCatalog catalog = ShimCatalog::load_directory(request.baselines);
   AuditOptions options;
@@ -251,8 +254,11 @@ void smoke_stage(const ReleaseStore& store, const CheckRequest& request, CheckRe
   for (const auto& build : result.builds) {
     if (!build.built) continue;
     for (const auto& runtime : runtimes) {
-      MatrixCell cell{.suite = suite, .backend = Backend::Cpu, .build = build.release,
-                      .target = result.target.value_or(build.release.minor_release()), .runtime = runtime.version,
+      MatrixCell cell{.suite = suite,
+                      .backend = Backend::Cpu,
+                      .build = build.release,
+                      .target = result.target.value_or(build.release.minor_release()),
+                      .runtime = runtime.version,
                       .expected = Expectation::Pass};
       const fs::path run_dir = request.work_dir / "runs" /
                                fmt::format("build-{}-torch-{}", build.release.to_string(), runtime.version.to_string());
@@ -264,9 +270,10 @@ void smoke_stage(const ReleaseStore& store, const CheckRequest& request, CheckRe
                                            .working_dir = result.project,
                                            .timeout = std::chrono::seconds(result.config.timeout_s),
                                            .memory_limit_bytes = kSmokeMemoryBytes});
-      CellVerdict verdict = classify_cell(Expectation::Pass, runtime.version, {BuildStatus::Kind::Built, build.detail},
-                                          true, smoke_cell_run(process, through_shell),
-                                          [&exports](const std::string& symbol) { return exports.first_exporting(symbol); });
+      CellVerdict verdict =
+          classify_cell(Expectation::Pass, runtime.version, {BuildStatus::Kind::Built, build.detail}, true,
+                        smoke_cell_run(process, through_shell),
+                        [&exports](const std::string& symbol) { return exports.first_exporting(symbol); });
       cell.outcome = verdict.outcome;
       cell.reason = verdict.reason;
       cell.duration_s = process.duration.count();
@@ -318,8 +325,8 @@ void judge(CheckResult& result) {
   for (const auto& build : result.builds) builds.push_back(build.release.to_string());
   if (!result.has_findings()) {
     if (!result.build_kind) {
-      result.verdict.push_back(fmt::format("lint clean for {} (not built: no CMakeLists.txt or setup.py)",
-                                           release_range(result.runtimes)));
+      result.verdict.push_back(
+          fmt::format("lint clean for {} (not built: no CMakeLists.txt or setup.py)", release_range(result.runtimes)));
     } else if (!smoke_ran) {
       result.verdict.push_back(fmt::format("builds and audits clean for {} (built against {}; no smoke test ran)",
                                            release_range(result.runtimes), fmt::join(builds, " and ")));
@@ -336,12 +343,15 @@ void judge(CheckResult& result) {
                           ? fmt::format("the smoke test passes on {}", release_range(working))
                           : fmt::format("the smoke test passes only on {}",
                                         fmt::join(working | std::views::transform(&TorchVersion::to_string), ", "));
-  std::string scope = result.target ? fmt::format("does not work on every release of {}", release_range(result.runtimes))
-                                     : fmt::format("declares no target (checked on {} only)", release_range(result.runtimes));
+  std::string scope = result.target
+                          ? fmt::format("does not work on every release of {}", release_range(result.runtimes))
+                          : fmt::format("declares no target (checked on {} only)", release_range(result.runtimes));
   result.verdict.push_back(fmt::format("{}: {} finding{}; {}", scope, result.findings.size(),
-                                       result.findings.size() == 1 ? "" : "s", smoke_ran ? works : "no smoke test ran"));
+                                       result.findings.size() == 1 ? "" : "s",
+                                       smoke_ran ? works : "no smoke test ran"));
   for (const auto& finding : result.findings) {
-    result.verdict.push_back(fmt::format("{} {}: [{}] {}", finding.stage, finding.where, finding.kind, finding.message));
+    result.verdict.push_back(
+        fmt::format("{} {}: [{}] {}", finding.stage, finding.where, finding.kind, finding.message));
   }
 }
 
@@ -387,8 +397,9 @@ CheckResult run_check(const ReleaseStore& store, const CheckRequest& request) {
   result.target = declared.version;
   result.target_source = declared.source;
   if (result.target && *result.target > newest.version.minor_release()) {
-    throw ToolError(fmt::format("{}: target {} is newer than the newest stored torch {} (run: torch-abi-check store install)",
-                                result.project.string(), result.target->to_string(), newest.version.to_string()));
+    throw ToolError(
+        fmt::format("{}: target {} is newer than the newest stored torch {} (run: torch-abi-check store install)",
+                    result.project.string(), result.target->to_string(), newest.version.to_string()));
   }
   if (result.target) {
     for (const auto& release : store.releases()) {
@@ -398,8 +409,9 @@ CheckResult run_check(const ReleaseStore& store, const CheckRequest& request) {
     result.findings.push_back({.stage = "target",
                                .kind = "no-target",
                                .where = "project",
-                               .message = "no TORCH_TARGET_VERSION: set target in [tool.torch-abi-check] or define it in "
-                                          "the build files; checked against the newest torch only"});
+                               .message =
+                                   "no TORCH_TARGET_VERSION: set target in [tool.torch-abi-check] or define it in "
+                                   "the build files; checked against the newest torch only"});
     result.runtimes.push_back(newest.version);
   }
 
@@ -410,8 +422,9 @@ CheckResult run_check(const ReleaseStore& store, const CheckRequest& request) {
     audit_stage(resolved, result);
     smoke_stage(store, resolved, result);
   } else {
-    result.notes.push_back("not built: the project has neither CMakeLists.txt nor setup.py (set build in "
-                           "[tool.torch-abi-check]); only its sources were linted");
+    result.notes.push_back(
+        "not built: the project has neither CMakeLists.txt nor setup.py (set build in "
+        "[tool.torch-abi-check]); only its sources were linted");
   }
   judge(result);
   return result;

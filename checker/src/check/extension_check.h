@@ -24,9 +24,9 @@ namespace abicheck {
 struct CheckRequest {
   std::filesystem::path project;
   std::optional<std::filesystem::path> config_file;
-  std::filesystem::path work_dir;   // builds and smoke-run scratch; never inside the project
-  std::filesystem::path baselines;  // committed shim_decls/ (lint E003, audit)
-  bool fresh = false;               // rebuild even when a cached build matches
+  std::filesystem::path work_dir;                         // builds and smoke-run scratch; never inside the project
+  std::filesystem::path baselines;                        // committed shim_decls/ (lint E003, audit)
+  bool fresh = false;                                     // rebuild even when a cached build matches
   std::function<void(const std::string& line)> progress;  // one line per finished step
 };
 
@@ -35,7 +35,7 @@ struct CheckResult {
   CheckConfig config;
   std::optional<ProjectBuildKind> build_kind;
   std::optional<TorchVersion> target;
-  std::string target_source;  // where the target was read
+  std::string target_source;           // where the target was read
   std::vector<TorchVersion> runtimes;  // the releases the smoke test runs under
   LintRun lint;
   std::vector<ProjectBuild> builds;  // oldest build release first
@@ -45,8 +45,8 @@ struct CheckResult {
   // "smoke"), then as each stage reports them: "src/ops.cpp:10" [E002], "against torch 2.13" [failed],
   // "libops.so (build 2.15)" [unstable], "build 2.15 on torch 2.14" [crash].
   std::vector<Finding> findings;
-  std::vector<std::string> notes;      // what a person should know that is not a finding
-  std::vector<std::string> verdict;    // the summary lines: what works, what breaks where and why
+  std::vector<std::string> notes;    // what a person should know that is not a finding
+  std::vector<std::string> verdict;  // the summary lines: what works, what breaks where and why
 
   bool has_findings() const { return !findings.empty(); }
 };

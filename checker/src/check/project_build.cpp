@@ -6,9 +6,9 @@
 #include <map>
 
 #include "core/build_cache.h"
+#include "core/content_hash.h"
 #include "core/process.h"
 #include "core/project_paths.h"
-#include "core/content_hash.h"
 
 namespace abicheck {
 namespace {
@@ -109,11 +109,17 @@ fs::path built_files_dir(const ProjectBuildRequest& request, const fs::path& ent
 
 std::vector<BuildStep> cmake_steps(const ProjectBuildRequest& request, const fs::path& output) {
   const std::string python = request.release.python.string();
-  std::vector<std::string> configure = {"cmake", "-S", request.project.string(), "-B", output.string(),
-                                        "-DCMAKE_BUILD_TYPE=Release",
-                                        "-DCMAKE_PREFIX_PATH=" + (request.release.torch_dir / "share" / "cmake").string(),
-                                        "-DPython_EXECUTABLE=" + python, "-DPython3_EXECUTABLE=" + python,
-                                        "-DPYTHON_EXECUTABLE=" + python};
+  std::vector<std::string> configure = {
+      "cmake",
+      "-S",
+      request.project.string(),
+      "-B",
+      output.string(),
+      "-DCMAKE_BUILD_TYPE=Release",
+      "-DCMAKE_PREFIX_PATH=" + (request.release.torch_dir / "share" / "cmake").string(),
+      "-DPython_EXECUTABLE=" + python,
+      "-DPython3_EXECUTABLE=" + python,
+      "-DPYTHON_EXECUTABLE=" + python};
   if (request.target_to_pass) {
     configure.push_back("-DCMAKE_CXX_FLAGS=-DTORCH_TARGET_VERSION=" + request.target_to_pass->to_abi_hex());
   }
@@ -137,7 +143,8 @@ std::vector<BuildStep> setuptools_steps(const ProjectBuildRequest& request, cons
 // nothing about the project and is not cached.
 BuildOutcome run_build_steps(const ProjectBuildRequest& request, const fs::path& directory) {
   const fs::path output = build_output(request, directory);
-  auto steps = request.kind == ProjectBuildKind::CMake ? cmake_steps(request, output) : setuptools_steps(request, output);
+  auto steps =
+      request.kind == ProjectBuildKind::CMake ? cmake_steps(request, output) : setuptools_steps(request, output);
   BuildOutcome outcome;
   BuildManifest& manifest = outcome.manifest;
   manifest.built = true;
@@ -174,8 +181,9 @@ BuildOutcome run_build_steps(const ProjectBuildRequest& request, const fs::path&
 
 ProjectBuild build_project(const ProjectBuildRequest& request) {
   BuildCache cache(request.work_dir / "builds");
-  CachedBuild entry = cache.build(build_key(request), request.fresh,
-                                  [&request](const fs::path& directory) { return run_build_steps(request, directory); });
+  CachedBuild entry = cache.build(build_key(request), request.fresh, [&request](const fs::path& directory) {
+    return run_build_steps(request, directory);
+  });
   ProjectBuild build;
   build.release = request.release.version;
   build.built = entry.manifest.built;

@@ -27,11 +27,11 @@ struct ProjectBuild {
   TorchVersion release;
   bool built = false;
   bool cached = false;
-  std::string detail;  // "built", or how the failing step ended ("exit 1", "timed out after 900 s")
-  std::string first_error;  // the first compiler "error:" line of the log, when there is one
+  std::string detail;               // "built", or how the failing step ended ("exit 1", "timed out after 900 s")
+  std::string first_error;          // the first compiler "error:" line of the log, when there is one
   std::filesystem::path directory;  // where the built files are (CMake build dir, setuptools build-lib)
   std::vector<std::filesystem::path> libraries;  // every shared object built, sorted
-  std::string log;  // each command and its output
+  std::string log;                               // each command and its output
   double seconds = 0;
 };
 

@@ -48,7 +48,8 @@ void add_audit_command(CLI::App& app, const CommonOptions&, CommandAction& actio
   auto options = std::make_shared<AuditCommandOptions>();
   auto* audit = app.add_subcommand(
       "audit", "classify the imports of extension binaries (shared objects, wheels, directories, installed packages)");
-  audit->add_option("paths", options->inputs, "shared objects, .whl files, directories or installed package directories")
+  audit
+      ->add_option("paths", options->inputs, "shared objects, .whl files, directories or installed package directories")
       ->required();
   audit->add_option("--target", options->target,
                     "the oldest torch the binaries must load on (overrides markers and Requires-Dist)");

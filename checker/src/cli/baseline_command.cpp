@@ -32,8 +32,8 @@ void add_baseline_command(CLI::App& app, const CommonOptions& common, CommandAct
     action = [&common, options] {
       auto start = std::chrono::steady_clock::now();
       ResolvedRelease release = ReleaseStore::open(common.store_root).resolve(options->torch);
-      BaselineBuild build =
-          build_baseline(release.include_dir, options->lib_dir ? options->lib_dir : release.lib_dir, {.jobs = options->jobs});
+      BaselineBuild build = build_baseline(release.include_dir, options->lib_dir ? options->lib_dir : release.lib_dir,
+                                           {.jobs = options->jobs});
       if (!build.problems.empty()) {
         for (const auto& problem : build.problems) fmt::print("{}: {}\n", problem.name, problem.problem);
         fmt::print("baseline of torch {} not written: {} fidelity problem(s)\n",

@@ -38,19 +38,21 @@ ExitCode run_check_command(const CommonOptions& common, const CheckCommandOption
 void add_check_command(CLI::App& app, const CommonOptions& common, CommandAction& action) {
   auto options = std::make_shared<CheckCommandOptions>();
   auto* check = app.add_subcommand(
-      "check", "lint, build, audit and smoke-test an extension project under every torch from its target to the newest");
-  check->add_option("dir", options->project, "the project directory (CMakeLists.txt, setup.py or compile_commands.json)")
+      "check",
+      "lint, build, audit and smoke-test an extension project under every torch from its target to the newest");
+  check
+      ->add_option("dir", options->project, "the project directory (CMakeLists.txt, setup.py or compile_commands.json)")
       ->required();
   check->add_option("--config", options->config,
                     "a TOML file with the settings of [tool.torch-abi-check] (default: the project's pyproject.toml)");
-  check->add_option("--work-dir", options->work_dir,
-                    "where builds and smoke runs go, outside the project (default: ~/.cache/torch-abi-check/check/<hash>)");
+  check->add_option(
+      "--work-dir", options->work_dir,
+      "where builds and smoke runs go, outside the project (default: ~/.cache/torch-abi-check/check/<hash>)");
   add_baselines_option(check, options->baselines);
   check->add_flag("--fresh", options->fresh, "rebuild even when a cached build matches");
   add_output_options(check, options->outputs);
-  check->callback([&action, &common, options] {
-    action = [&common, options] { return run_check_command(common, *options); };
-  });
+  check->callback(
+      [&action, &common, options] { action = [&common, options] { return run_check_command(common, *options); }; });
 }
 
 }  // namespace abicheck

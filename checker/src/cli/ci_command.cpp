@@ -38,7 +38,8 @@ ExitCode run_ci_command(const CommonOptions& common, const CiOptions& options) {
   if (!outputs.json) outputs.json = (options.out / "report.json").string();
 
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  std::string first = result.diffs.empty() ? result.lint_release.version.to_string() : result.diffs.front().old_release.to_string();
+  std::string first =
+      result.diffs.empty() ? result.lint_release.version.to_string() : result.diffs.front().old_release.to_string();
   std::string text = fmt::format("== torch-abi-check main job: {} ... {}, {:.0f} s ==\n", first,
                                  result.lint_release.version.to_string(), seconds);
   for (const auto& line : document["verdict"]["lines"]) text += line.get<std::string>() + "\n";
@@ -53,16 +54,17 @@ ExitCode run_ci_command(const CommonOptions& common, const CiOptions& options) {
 void add_ci_command(CLI::App& app, const CommonOptions& common, CommandAction& action) {
   auto options = std::make_shared<CiOptions>();
   auto* ci = app.add_subcommand(
-      "ci", "the main job: the matrix, the diff of every consecutive pair of baselines and the newest release's header "
-            "lint, in one report");
+      "ci",
+      "the main job: the matrix, the diff of every consecutive pair of baselines and the newest release's header "
+      "lint, in one report");
   add_matrix_run_options(ci, options->run);
   add_baselines_option(ci, options->baselines);
   ci->add_option("--out", options->out, "where report.html and report.json go (default: reports/)");
-  ci->add_option("--lint-torch", options->lint_torch, "the store release whose headers are linted (default: the newest)");
+  ci->add_option("--lint-torch", options->lint_torch,
+                 "the store release whose headers are linted (default: the newest)");
   add_output_options(ci, options->outputs);
-  ci->callback([&action, &common, options] {
-    action = [&common, options] { return run_ci_command(common, *options); };
-  });
+  ci->callback(
+      [&action, &common, options] { action = [&common, options] { return run_ci_command(common, *options); }; });
 }
 
 }  // namespace abicheck

@@ -7,8 +7,8 @@
 
 #include "core/tool_error.h"
 #include "matrix/matrix_runner.h"
-#include "store/release_store.h"
 #include "report/report_formats.h"
+#include "store/release_store.h"
 
 namespace abicheck {
 

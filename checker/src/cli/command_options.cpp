@@ -2,11 +2,11 @@
 #include <unistd.h>
 
 #include <iostream>
-#include <thread>
 #include <nlohmann/json.hpp>
+#include <thread>
 
-#include "cli/command.h"
 #include "baseline/release_history.h"
+#include "cli/command.h"
 #include "core/project_paths.h"
 #include "report/report_document.h"
 
@@ -30,7 +30,8 @@ std::filesystem::path baselines_or_default(const std::filesystem::path& baseline
 }
 
 void add_matrix_run_options(CLI::App* command, MatrixRunFlags& flags) {
-  command->add_option("--spec", flags.spec, "matrix spec (TOML; default: matrix/default.toml)")->check(CLI::ExistingFile);
+  command->add_option("--spec", flags.spec, "matrix spec (TOML; default: matrix/default.toml)")
+      ->check(CLI::ExistingFile);
   command->add_option("--cache-dir", flags.cache_dir,
                       "build and result cache (default: $XDG_CACHE_HOME/torch-abi-check/matrix-cache)");
   command->add_option("-j,--jobs", flags.jobs, "builds and cells run at once (default: number of CPUs)");

@@ -45,11 +45,13 @@ void add_diff_command(CLI::App& app, const CommonOptions& common, CommandAction&
       double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
       nlohmann::json document = new_report_document(
-          "diff", fmt::format("torch {} -> {}: stable ABI diff", diff.old_release.to_string(), diff.new_release.to_string()),
+          "diff",
+          fmt::format("torch {} -> {}: stable ABI diff", diff.old_release.to_string(), diff.new_release.to_string()),
           judge_diff(diff));
       document["diffs"] = nlohmann::json::array({diff_section(diff)});
       std::string text = render_diff_text(diff, options->show_compatible);
-      if (options->bench) text += fmt::format("bench: diff {} -> {} took {:.3f} s\n", options->old_spec, options->new_spec, seconds);
+      if (options->bench)
+        text += fmt::format("bench: diff {} -> {} took {:.3f} s\n", options->old_spec, options->new_spec, seconds);
       return finish_command(document, options->outputs, text);
     };
   });

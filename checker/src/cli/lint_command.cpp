@@ -32,13 +32,14 @@ ExitCode finish_lint(std::string_view command, const LintRun& run, const LintOpt
   for (const auto& note : run.notes) std::cerr << "lint: note: " << note << "\n";
   const LintReport& report = run.report;
   fs::path base = fs::current_path();
-  nlohmann::json document = new_report_document(command, fmt::format("torch-abi-check {}", command), judge_lint(report, base));
+  nlohmann::json document =
+      new_report_document(command, fmt::format("torch-abi-check {}", command), judge_lint(report, base));
   document["lint"] = lint_section(report, base);
   ExitCode exit_code = finish_command(document, options.outputs, render_lint_text(report, base));
   std::size_t errors = std::ranges::count(report.diagnostics, LintSeverity::Error, &LintDiagnostic::severity);
-  std::cerr << fmt::format("lint: {} error(s), {} warning(s){}, {:.1f} s\n", errors, report.diagnostics.size() - errors,
-                           run.translation_units ? fmt::format(" in {} translation unit(s)", run.translation_units) : "",
-                           seconds);
+  std::cerr << fmt::format(
+      "lint: {} error(s), {} warning(s){}, {:.1f} s\n", errors, report.diagnostics.size() - errors,
+      run.translation_units ? fmt::format(" in {} translation unit(s)", run.translation_units) : "", seconds);
   return exit_code;
 }
 
@@ -54,7 +55,8 @@ ExitCode run_lint_extension(const CommonOptions& common, const LintOptions& opti
 ExitCode run_lint_headers(const CommonOptions& common, const LintOptions& options) {
   auto started = std::chrono::steady_clock::now();
   ReleaseStore store = open_store(common);
-  HeaderLintRequest request{options.torch, std::nullopt, baselines_or_default(options.baselines), options.stamp_baseline};
+  HeaderLintRequest request{options.torch, std::nullopt, baselines_or_default(options.baselines),
+                            options.stamp_baseline};
   if (!options.inventory.empty()) request.inventory = load_inventory(options.inventory);
   return finish_lint("lint headers", lint_headers(store, request), options, started);
 }
@@ -68,34 +70,37 @@ void add_lint_command(CLI::App& app, const CommonOptions& common, CommandAction&
 
   auto* extension = lint->add_subcommand("extension", "lint an extension's sources (rules E001-E008)");
   extension->add_option("path", options->path, "the project directory, or its compile_commands.json")->required();
-  extension->add_option("--torch", options->torch, "build torch B: a store release (2.12), a torch package dir or an include dir (default: the newest installed)");
+  extension->add_option(
+      "--torch", options->torch,
+      "build torch B: a store release (2.12), a torch package dir or an include dir (default: the newest installed)");
   extension->add_option("--target", options->target,
                         "the target the build passes when the sources and build files do not say (2.10 or 0x…)");
-  extension->add_option("--root", options->root,
-                        "the project's root: its files are the ones linted (default: the directory given, or the "
-                        "project of the compile_commands.json)")
+  extension
+      ->add_option("--root", options->root,
+                   "the project's root: its files are the ones linted (default: the directory given, or the "
+                   "project of the compile_commands.json)")
       ->check(CLI::ExistingDirectory);
   add_baselines_option(extension, options->baselines);
   add_output_options(extension, options->outputs);
-  extension->callback([&action, &common, options] {
-    action = [&common, options] { return run_lint_extension(common, *options); };
-  });
+  extension->callback(
+      [&action, &common, options] { action = [&common, options] { return run_lint_extension(common, *options); }; });
 
-  auto* headers = lint->add_subcommand("headers", "lint torch's stable headers against the earlier baselines (H001-H006)");
+  auto* headers =
+      lint->add_subcommand("headers", "lint torch's stable headers against the earlier baselines (H001-H006)");
   headers->add_option("--torch", options->torch, "a store release (2.12), a torch package dir or an include dir")
       ->required();
-  headers->add_option("--inventory", options->inventory,
-                      "lint this inventory (as `inventory --json` wrote it from the same headers) instead of "
-                      "collecting it again")
+  headers
+      ->add_option("--inventory", options->inventory,
+                   "lint this inventory (as `inventory --json` wrote it from the same headers) instead of "
+                   "collecting it again")
       ->check(CLI::ExistingFile);
   headers->add_flag("--stamp-baseline", options->stamp_baseline,
                     "collect the inventory, and when it equals the committed <baselines>/<release>/inventory.json, "
                     "record these headers' hash beside it (inventory.source.json) so that later runs reuse it");
   add_baselines_option(headers, options->baselines);
   add_output_options(headers, options->outputs);
-  headers->callback([&action, &common, options] {
-    action = [&common, options] { return run_lint_headers(common, *options); };
-  });
+  headers->callback(
+      [&action, &common, options] { action = [&common, options] { return run_lint_headers(common, *options); }; });
 }
 
 }  // namespace abicheck

@@ -37,9 +37,8 @@ void add_matrix_command(CLI::App& app, const CommonOptions& common, CommandActio
   matrix->add_option("spec", options->run.spec, "matrix spec (same as --spec)")->check(CLI::ExistingFile);
   add_matrix_run_options(matrix, options->run);
   add_output_options(matrix, options->outputs);
-  matrix->callback([&action, &common, options] {
-    action = [&common, options] { return run_matrix_command(common, *options); };
-  });
+  matrix->callback(
+      [&action, &common, options] { action = [&common, options] { return run_matrix_command(common, *options); }; });
 }
 
 }  // namespace abicheck

@@ -22,8 +22,8 @@ ExitCode run_report_command(const ReportOptions& options) {
     sources.push_back(input.string());
   }
   // One document is rendered as it is, so `X --json f` and `report f` show the same verdict.
-  nlohmann::json document = documents.size() == 1 ? documents.front()
-                                                  : merge_report_documents(documents, sources, "torch-abi-check report");
+  nlohmann::json document =
+      documents.size() == 1 ? documents.front() : merge_report_documents(documents, sources, "torch-abi-check report");
   if (!options.title.empty()) document["title"] = options.title;
   std::string text;
   for (const auto& line : document["verdict"]["lines"]) text += line.get<std::string>() + "\n";
@@ -41,9 +41,7 @@ void add_report_command(CLI::App& app, const CommonOptions&, CommandAction& acti
       ->check(CLI::ExistingFile);
   add_output_options(report, options->outputs);
   report->add_option("--title", options->title, "the report's title");
-  report->callback([&action, options] {
-    action = [options] { return run_report_command(*options); };
-  });
+  report->callback([&action, options] { action = [options] { return run_report_command(*options); }; });
 }
 
 }  // namespace abicheck

@@ -1,4 +1,5 @@
 #include <fmt/format.h>
+
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -94,8 +95,7 @@ void add_store_command(CLI::App& app, const CommonOptions& common, CommandAction
   });
 
   auto* list = store->add_subcommand("list", "show the installed releases");
-  list->add_option("--json", options->list_json, "write JSON to FILE (no FILE or -: standard output)")
-      ->expected(0, 1);
+  list->add_option("--json", options->list_json, "write JSON to FILE (no FILE or -: standard output)")->expected(0, 1);
   list->callback([&action, &common, options] {
     action = [&common, options] { return list_releases(open_store(common), options->list_json); };
   });

@@ -3,11 +3,11 @@
 #include <map>
 
 #include "cli/command.h"
-#include "report/markup.h"
 #include "core/atomic_file.h"
 #include "core/project_paths.h"
 #include "diff/baseline_diff.h"
 #include "diff/baseline_source.h"
+#include "report/markup.h"
 
 namespace abicheck {
 namespace {
@@ -20,7 +20,8 @@ struct TimelineEntry {
 };
 
 int count_functions(const ShimInventory& inventory) {
-  return static_cast<int>(std::ranges::count(inventory.declarations, DeclarationKind::Function, &ShimDeclaration::kind));
+  return static_cast<int>(
+      std::ranges::count(inventory.declarations, DeclarationKind::Function, &ShimDeclaration::kind));
 }
 
 std::map<ChangeKind, std::vector<const AbiChange*>> by_kind(const AbiDiff& diff) {
@@ -30,12 +31,14 @@ std::map<ChangeKind, std::vector<const AbiChange*>> by_kind(const AbiDiff& diff)
 }
 
 int count_verdict(const AbiDiff& diff, Verdict verdict) {
-  return static_cast<int>(std::ranges::count_if(diff.changes, [&](const AbiChange& c) { return c.verdict() == verdict; }));
+  return static_cast<int>(
+      std::ranges::count_if(diff.changes, [&](const AbiChange& c) { return c.verdict() == verdict; }));
 }
 
 std::string render_markdown(const std::vector<TimelineEntry>& entries) {
-  std::string out = "# Stable ABI timeline\n\n| release | shim functions | added | removed | breaking | needs review |\n"
-                    "|---|---:|---:|---:|---:|---:|\n";
+  std::string out =
+      "# Stable ABI timeline\n\n| release | shim functions | added | removed | breaking | needs review |\n"
+      "|---|---:|---:|---:|---:|---:|\n";
   for (const auto& entry : entries) {
     if (!entry.diff) {
       out += fmt::format("| {} | {} | | | | |\n", entry.release.to_string(), entry.functions);
@@ -77,10 +80,11 @@ std::string render_html(const std::vector<TimelineEntry>& entries) {
       continue;
     }
     auto groups = by_kind(*entry.diff);
-    out += fmt::format("<tr><td><a href=\"#r{}\">{}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                       entry.release.to_string(), entry.release.to_string(), entry.functions,
-                       groups[ChangeKind::Added].size(), groups[ChangeKind::FunctionRemoved].size(),
-                       count_verdict(*entry.diff, Verdict::Breaking), count_verdict(*entry.diff, Verdict::NeedsReview));
+    out += fmt::format(
+        "<tr><td><a href=\"#r{}\">{}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+        entry.release.to_string(), entry.release.to_string(), entry.functions, groups[ChangeKind::Added].size(),
+        groups[ChangeKind::FunctionRemoved].size(), count_verdict(*entry.diff, Verdict::Breaking),
+        count_verdict(*entry.diff, Verdict::NeedsReview));
   }
   out += "</table>\n";
   for (const auto& entry : entries) {
@@ -89,7 +93,8 @@ std::string render_html(const std::vector<TimelineEntry>& entries) {
                        entry.release.to_string(), entry.diff->old_release.to_string());
     for (const auto& [kind, changes] : by_kind(*entry.diff)) {
       std::string_view verdict = to_string(verdict_of(kind));
-      out += fmt::format("<li class=\"{}\"><b>{}</b> ({}, {})<ul>\n", verdict, to_string(kind), verdict, changes.size());
+      out +=
+          fmt::format("<li class=\"{}\"><b>{}</b> ({}, {})<ul>\n", verdict, to_string(kind), verdict, changes.size());
       for (const auto* change : changes) {
         out += fmt::format("<li><code>{}</code>{}</li>\n", escape_markup(change->name),
                            kind == ChangeKind::Added ? "" : ": " + escape_markup(change->detail));

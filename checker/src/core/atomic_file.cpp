@@ -1,10 +1,10 @@
 #include "core/atomic_file.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
-#include <fmt/format.h>
 #include <fstream>
 #include <iostream>
 

@@ -1,10 +1,10 @@
 #include "core/build_cache.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/file.h>
 #include <unistd.h>
 
-#include <fmt/format.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -57,8 +57,10 @@ std::optional<CachedBuild> read_entry(const fs::path& directory) {
 void publish(const fs::path& directory, const BuildOutcome& outcome) {
   write_file_atomically(directory / kLogName, outcome.log);
   const BuildManifest& manifest = outcome.manifest;
-  nlohmann::json saved = {{"built", manifest.built},       {"detail", manifest.detail},
-                          {"first_error", manifest.first_error}, {"seconds", manifest.seconds},
+  nlohmann::json saved = {{"built", manifest.built},
+                          {"detail", manifest.detail},
+                          {"first_error", manifest.first_error},
+                          {"seconds", manifest.seconds},
                           {"outputs", manifest.outputs}};
   write_file_atomically(directory / kManifestName, saved.dump(1) + "\n");
 }

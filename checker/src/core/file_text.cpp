@@ -1,6 +1,7 @@
 #include "core/file_text.h"
 
 #include <fmt/format.h>
+
 #include <fstream>
 #include <sstream>
 

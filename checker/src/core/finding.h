@@ -16,10 +16,10 @@ std::string_view to_string(FindingSeverity severity);
 // One thing a stage found wrong, in the stage's own words. Every stage judges its own result into
 // these; the report only renders them, so a command and `report` on its JSON can never disagree.
 struct Finding {
-  std::string stage;    // "audit", "diff", "lint", "matrix", "check", "gate"
-  std::string kind;     // the rule or change kind: "E003", "signature-changed", "unexpected-fail", "unstable"
+  std::string stage;  // "audit", "diff", "lint", "matrix", "check", "gate"
+  std::string kind;   // the rule or change kind: "E003", "signature-changed", "unexpected-fail", "unstable"
   FindingSeverity severity = FindingSeverity::Error;
-  std::string where;    // for people: "src/ops.cpp:10:3", "aoti_torch_foo", "libops.so"
+  std::string where;  // for people: "src/ops.cpp:10:3", "aoti_torch_foo", "libops.so"
   std::string message;
   // Where in a file, when the finding has a place there (SARIF and clickable output need it).
   std::string file;

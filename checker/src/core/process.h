@@ -18,7 +18,7 @@ struct ProcessSpec {
   std::filesystem::path working_dir;             // empty: this process's
   std::optional<std::chrono::milliseconds> timeout;
   std::optional<std::size_t> memory_limit_bytes;  // RLIMIT_AS of the child
-  bool capture_output = true;  // false: the child writes to our stdout/stderr (progress on a TTY)
+  bool capture_output = true;                     // false: the child writes to our stdout/stderr (progress on a TTY)
   // true: the child leads a process group of its own, so a timeout kills everything it started.
   // false: it stays in ours, so a Ctrl-C on the terminal reaches it as it reaches us.
   bool own_process_group = true;

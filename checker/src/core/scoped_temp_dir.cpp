@@ -1,9 +1,10 @@
 #include "core/scoped_temp_dir.h"
 
-#include <cerrno>
-#include <cstring>
 #include <fmt/format.h>
 #include <stdlib.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include "core/tool_error.h"
 

@@ -14,9 +14,9 @@ class ToolError : public std::runtime_error {
 
 // The exit codes every command shares: never mix a finding with a failure of the tool.
 enum class ExitCode : int {
-  Clean = 0,     // the check ran and found nothing wrong
-  Findings = 1,  // the check ran and found a problem
-  ToolError = 2, // the check could not run
+  Clean = 0,      // the check ran and found nothing wrong
+  Findings = 1,   // the check ran and found a problem
+  ToolError = 2,  // the check could not run
 };
 
 }  // namespace abicheck

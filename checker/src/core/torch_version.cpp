@@ -1,7 +1,8 @@
 #include "core/torch_version.h"
 
-#include <charconv>
 #include <fmt/format.h>
+
+#include <charconv>
 
 #include "core/tool_error.h"
 

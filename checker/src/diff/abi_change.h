@@ -1,6 +1,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,9 +33,14 @@ enum class ChangeKind {
   DeclaredNotExported,
   StaleSuppression,
 };
+// The last kind: move it with the enum. change_rules.cpp's table must then have a row for every kind
+// up to it, in order, or the build stops.
+inline constexpr ChangeKind kLastChangeKind = ChangeKind::StaleSuppression;
 
 std::string_view to_string(ChangeKind kind);
 Verdict verdict_of(ChangeKind kind);
+// Every kind, in the order of the enum (change_rules.cpp's table, which the build checks is complete).
+std::span<const ChangeKind> all_change_kinds();
 
 // One change a diff found: which declaration, what kind, and the details a reader needs (the
 // parameter that changed, the old and new guard).

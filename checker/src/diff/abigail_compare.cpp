@@ -3,8 +3,9 @@
 #include <abg-comparison.h>
 #include <abg-corpus.h>
 #include <abg-reader.h>
-#include <algorithm>
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <sstream>
 
 #include "core/tool_error.h"
@@ -62,12 +63,12 @@ std::string describe_function_change(const comparison::function_decl_diff& diff)
                                 describe_type_change(parameter_diff->type_diff())));
   }
   for (const auto& parameter : type_diff->sorted_deleted_parms()) {
-    parts.push_back(fmt::format("parameter {} '{}' of type '{}' removed", parameter->get_index(), std::string(parameter->get_name()),
-                                parameter->get_type_pretty_representation()));
+    parts.push_back(fmt::format("parameter {} '{}' of type '{}' removed", parameter->get_index(),
+                                std::string(parameter->get_name()), parameter->get_type_pretty_representation()));
   }
   for (const auto& parameter : type_diff->sorted_added_parms()) {
-    parts.push_back(fmt::format("parameter {} '{}' of type '{}' added", parameter->get_index(), std::string(parameter->get_name()),
-                                parameter->get_type_pretty_representation()));
+    parts.push_back(fmt::format("parameter {} '{}' of type '{}' added", parameter->get_index(),
+                                std::string(parameter->get_name()), parameter->get_type_pretty_representation()));
   }
   if (parts.empty()) return one_line_report(type_diff);
   std::string text;
@@ -89,8 +90,10 @@ std::vector<AbiChange> compare_abi_models(const std::string& old_abixml, const s
   std::vector<AbiChange> changes;
   for (const auto& function_diff : corpus_diff->changed_functions_sorted()) {
     if (!function_diff->has_changes() || !function_diff->to_be_reported()) continue;
-    changes.push_back({std::string(function_diff->first_function_decl()->get_name()), ChangeKind::SignatureChanged,
-                       describe_function_change(*function_diff), {}});
+    changes.push_back({std::string(function_diff->first_function_decl()->get_name()),
+                       ChangeKind::SignatureChanged,
+                       describe_function_change(*function_diff),
+                       {}});
   }
   return changes;
 }

@@ -40,20 +40,34 @@ constexpr std::array<ChangeRule, 14> kRules{{
     {ChangeKind::StaleSuppression, "stale-suppression", Verdict::NeedsReview},
 }};
 
-const ChangeRule& rule_of(ChangeKind kind) {
-  return *std::ranges::find(kRules, kind, &ChangeRule::kind);
+// The table has a row for every kind up to kLastChangeKind, in the enum's order; a missing row or one
+// out of order stops the build here.
+constexpr bool rows_follow_the_enum() {
+  if (kRules.size() != static_cast<std::size_t>(kLastChangeKind) + 1) return false;
+  for (std::size_t i = 0; i < kRules.size(); ++i) {
+    if (static_cast<std::size_t>(kRules[i].kind) != i) return false;
+  }
+  return true;
 }
+static_assert(rows_follow_the_enum(), "kRules: one row per ChangeKind, in the enum's order");
+
+constexpr std::array<ChangeKind, kRules.size()> kAllKinds = [] {
+  std::array<ChangeKind, kRules.size()> kinds{};
+  for (std::size_t i = 0; i < kRules.size(); ++i) kinds[i] = kRules[i].kind;
+  return kinds;
+}();
+
+const ChangeRule& rule_of(ChangeKind kind) { return *std::ranges::find(kRules, kind, &ChangeRule::kind); }
 
 }  // namespace
 
+std::span<const ChangeKind> all_change_kinds() { return kAllKinds; }
+
 std::string_view to_string(Verdict verdict) {
   switch (verdict) {
-    case Verdict::Breaking:
-      return "breaking";
-    case Verdict::NeedsReview:
-      return "needs-review";
-    case Verdict::Compatible:
-      return "compatible";
+    case Verdict::Breaking: return "breaking";
+    case Verdict::NeedsReview: return "needs-review";
+    case Verdict::Compatible: return "compatible";
   }
   return "unknown";
 }

@@ -1,7 +1,8 @@
 #include "diff/inventory_compare.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <set>
 
 #include "inventory/declaration_pairing.h"
@@ -13,25 +14,18 @@ std::string backend_text(const std::string& backend) { return backend.empty() ? 
 
 ChangeKind removal_kind(DeclarationKind kind) {
   switch (kind) {
-    case DeclarationKind::Function:
-      return ChangeKind::FunctionRemoved;
-    case DeclarationKind::EnumConstant:
-      return ChangeKind::EnumValueRemoved;
-    case DeclarationKind::Macro:
-      return ChangeKind::MacroValueChanged;
-    default:
-      return ChangeKind::TypeRemoved;
+    case DeclarationKind::Function: return ChangeKind::FunctionRemoved;
+    case DeclarationKind::EnumConstant: return ChangeKind::EnumValueRemoved;
+    case DeclarationKind::Macro: return ChangeKind::MacroValueChanged;
+    default: return ChangeKind::TypeRemoved;
   }
 }
 
 ChangeKind value_change_kind(DeclarationKind kind) {
   switch (kind) {
-    case DeclarationKind::EnumConstant:
-      return ChangeKind::EnumValueChanged;
-    case DeclarationKind::Macro:
-      return ChangeKind::MacroValueChanged;
-    default:
-      return ChangeKind::TypeChanged;
+    case DeclarationKind::EnumConstant: return ChangeKind::EnumValueChanged;
+    case DeclarationKind::Macro: return ChangeKind::MacroValueChanged;
+    default: return ChangeKind::TypeChanged;
   }
 }
 
@@ -47,40 +41,47 @@ void compare_declarations(const ReleaseBaseline& old_baseline, const ReleaseBase
                           std::vector<AbiChange>& changes) {
   DeclarationPairing pairing = pair_declarations(old_baseline.inventory, new_baseline.inventory);
   for (const ShimDeclaration* before : pairing.removed) {
-    changes.push_back({before->name, removal_kind(before->kind),
+    changes.push_back({before->name,
+                       removal_kind(before->kind),
                        fmt::format("{} '{}' ({}:{}) is gone", to_string(before->kind), before->signature,
                                    before->header, before->line),
                        {}});
   }
   for (const auto& [before, after] : pairing.kept) {
     if (before->since != after->since) {
-      changes.push_back({after->name, ChangeKind::GuardChanged,
+      changes.push_back({after->name,
+                         ChangeKind::GuardChanged,
                          fmt::format("first visible at target {} before, at target {} now ({}:{})",
                                      before->since.to_string(), after->since.to_string(), after->header, after->line),
                          {}});
     }
     if (before->backend != after->backend) {
-      changes.push_back({after->name, ChangeKind::BackendChanged,
-                         fmt::format("needed {} before, needs {} now", backend_text(before->backend),
-                                     backend_text(after->backend)),
-                         {}});
+      changes.push_back(
+          {after->name,
+           ChangeKind::BackendChanged,
+           fmt::format("needed {} before, needs {} now", backend_text(before->backend), backend_text(after->backend)),
+           {}});
     }
     if (before->kind != DeclarationKind::Function && before->signature != after->signature) {
-      changes.push_back({after->name, value_change_kind(after->kind),
-                         fmt::format("'{}' became '{}'", before->signature, after->signature), {}});
+      changes.push_back({after->name,
+                         value_change_kind(after->kind),
+                         fmt::format("'{}' became '{}'", before->signature, after->signature),
+                         {}});
     }
   }
   TorchVersion release = new_baseline.inventory.release;
   for (const ShimDeclaration* added : pairing.added) {
     if (lacks_its_guard(*added, release)) {
-      changes.push_back({added->name, ChangeKind::AddedWithoutGuard,
+      changes.push_back({added->name,
+                         ChangeKind::AddedWithoutGuard,
                          fmt::format("new in {} but visible at target {} ({}:{}): guard it with "
                                      "TORCH_FEATURE_VERSION >= TORCH_VERSION_{}_{}_0",
                                      release.to_string(), added->since.to_string(), added->header, added->line,
                                      release.major, release.minor),
                          {}});
     } else {
-      changes.push_back({added->name, ChangeKind::Added,
+      changes.push_back({added->name,
+                         ChangeKind::Added,
                          fmt::format("{} since {} on {} ({}:{})", to_string(added->kind), added->since.to_string(),
                                      backend_text(added->backend), added->header, added->line),
                          {}});
@@ -95,11 +96,12 @@ void compare_exports(const ReleaseBaseline& old_baseline, const ReleaseBaseline&
     if (!new_baseline.exports.by_library.contains(library)) continue;  // a CPU-only wheel: not comparable
     for (const auto& name : names) {
       if (new_baseline.exports.library_of(name).empty()) {
-        changes.push_back({name, ChangeKind::ExportRemoved,
-                           fmt::format("exported by {} in {}, by no library in {}", library,
-                                       old_baseline.inventory.release.to_string(),
-                                       new_baseline.inventory.release.to_string()),
-                           {}});
+        changes.push_back(
+            {name,
+             ChangeKind::ExportRemoved,
+             fmt::format("exported by {} in {}, by no library in {}", library,
+                         old_baseline.inventory.release.to_string(), new_baseline.inventory.release.to_string()),
+             {}});
       }
     }
   }
@@ -108,10 +110,11 @@ void compare_exports(const ReleaseBaseline& old_baseline, const ReleaseBaseline&
     std::string library(exporting_library(declaration.backend));
     if (library.empty() || !new_baseline.exports.by_library.contains(library)) continue;
     if (!std::ranges::binary_search(new_baseline.exports.by_library.at(library), declaration.name)) {
-      changes.push_back({declaration.name, ChangeKind::DeclaredNotExported,
-                         fmt::format("declared in {}:{} but {} does not export it", declaration.header,
-                                     declaration.line, library),
-                         {}});
+      changes.push_back(
+          {declaration.name,
+           ChangeKind::DeclaredNotExported,
+           fmt::format("declared in {}:{} but {} does not export it", declaration.header, declaration.line, library),
+           {}});
     }
   }
 }

@@ -9,8 +9,7 @@ namespace abicheck {
 namespace {
 
 std::optional<ChangeKind> change_kind_from_string(std::string_view text) {
-  for (int value = 0; value <= static_cast<int>(ChangeKind::StaleSuppression); ++value) {
-    auto kind = static_cast<ChangeKind>(value);
+  for (ChangeKind kind : all_change_kinds()) {
     if (to_string(kind) == text) return kind;
   }
   return std::nullopt;
@@ -27,7 +26,8 @@ std::vector<Suppression> load_suppressions(const std::filesystem::path& path) {
   }
   std::vector<Suppression> suppressions;
   const toml::array* entries = document["suppress"].as_array();
-  if (!entries && document.contains("suppress")) throw ToolError(fmt::format("{}: 'suppress' must be an array of tables", path.string()));
+  if (!entries && document.contains("suppress"))
+    throw ToolError(fmt::format("{}: 'suppress' must be an array of tables", path.string()));
   if (!entries) return suppressions;
   for (std::size_t i = 0; i < entries->size(); ++i) {
     const toml::table* entry = entries->get(i)->as_table();
@@ -60,11 +60,12 @@ void apply_suppressions(const std::vector<Suppression>& suppressions, std::vecto
       matched = true;
     }
     if (!matched) {
-      stale.push_back({suppression.name, ChangeKind::StaleSuppression,
-                       fmt::format("suppression{} matches no change (reason given: {})",
-                                   suppression.kind ? fmt::format(" of {}", to_string(*suppression.kind)) : "",
-                                   suppression.reason),
-                       {}});
+      stale.push_back(
+          {suppression.name,
+           ChangeKind::StaleSuppression,
+           fmt::format("suppression{} matches no change (reason given: {})",
+                       suppression.kind ? fmt::format(" of {}", to_string(*suppression.kind)) : "", suppression.reason),
+           {}});
     }
   }
   changes.insert(changes.end(), stale.begin(), stale.end());

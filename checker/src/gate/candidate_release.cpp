@@ -13,7 +13,8 @@ namespace {
 
 void install_into_store(const ReleaseStore& store, const std::string& version) {
   ProcessResult result = run_store_script(store, {"install", version});
-  if (!result.succeeded()) throw ToolError(fmt::format("torch {}: the store could not install it ({})", version, result.describe()));
+  if (!result.succeeded())
+    throw ToolError(fmt::format("torch {}: the store could not install it ({})", version, result.describe()));
 }
 
 }  // namespace

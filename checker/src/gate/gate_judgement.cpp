@@ -18,9 +18,9 @@ Judgement judge_release_gate(const ReleaseGateResult& result) {
   add_stage("diff", judge_diff(result.diff));
   add_stage("lint", judge_lint(result.lint.report, result.candidate.release.include_dir));
   add_stage("matrix", judge_matrix(result.matrix));
-  judgement.lines.push_back(fmt::format("release gate: torch {} against {}: {}", result.candidate.release.version.to_full_string(),
-                                        result.last.to_string(),
-                                        failing.empty() ? "passes" : fmt::format("fails ({})", fmt::join(failing, ", "))));
+  judgement.lines.push_back(fmt::format(
+      "release gate: torch {} against {}: {}", result.candidate.release.version.to_full_string(),
+      result.last.to_string(), failing.empty() ? "passes" : fmt::format("fails ({})", fmt::join(failing, ", "))));
   return judgement;
 }
 

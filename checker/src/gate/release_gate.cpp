@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
+#include "baseline/release_history.h"
 #include "core/tool_error.h"
 #include "diff/baseline_diff.h"
 #include "diff/baseline_source.h"
-#include "baseline/release_history.h"
 
 namespace abicheck {
 namespace {
@@ -16,7 +16,8 @@ TorchVersion last_release_before(const TorchVersion& candidate, const ReleaseGat
                                  const ReleaseHistory& history) {
   if (request.last) {
     if (request.last->minor_release() >= candidate.minor_release()) {
-      throw ToolError(fmt::format("--last {}: not older than the candidate {}", request.last->to_string(), candidate.to_string()));
+      throw ToolError(
+          fmt::format("--last {}: not older than the candidate {}", request.last->to_string(), candidate.to_string()));
     }
     if (!history.has(request.last->minor_release())) {
       throw ToolError(fmt::format("{}: no committed baseline of the last release {}",

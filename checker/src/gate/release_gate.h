@@ -14,20 +14,20 @@ namespace abicheck {
 
 // What the release gate checks a torch release candidate with.
 struct ReleaseGateRequest {
-  std::string candidate;              // a torch package directory, or a version (from the store)
-  std::optional<TorchVersion> last;   // the release it must stay compatible with (default: the
-                                      // newest committed baseline older than the candidate)
-  MatrixSpec spec;                    // suites and backends of the reference-kernel matrix
-  std::filesystem::path baselines;    // committed shim_decls/
-  MatrixOptions matrix;               // cache, jobs, progress; the gate sets scope and runtime
+  std::string candidate;             // a torch package directory, or a version (from the store)
+  std::optional<TorchVersion> last;  // the release it must stay compatible with (default: the
+                                     // newest committed baseline older than the candidate)
+  MatrixSpec spec;                   // suites and backends of the reference-kernel matrix
+  std::filesystem::path baselines;   // committed shim_decls/
+  MatrixOptions matrix;              // cache, jobs, progress; the gate sets scope and runtime
 };
 
 // The three stages' results, each as its own command would report it.
 struct ReleaseGateResult {
   ReleaseCandidate candidate;
   TorchVersion last;
-  AbiDiff diff;     // last release's committed baseline -> the candidate's headers and libraries
-  LintRun lint;     // the candidate's headers against the committed baselines before it
+  AbiDiff diff;         // last release's committed baseline -> the candidate's headers and libraries
+  LintRun lint;         // the candidate's headers against the committed baselines before it
   MatrixResult matrix;  // builds of releases up to `last` loaded into the candidate
 };
 

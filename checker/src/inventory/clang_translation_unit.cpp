@@ -28,8 +28,8 @@ ClangTranslationUnit::ClangTranslationUnit(const std::filesystem::path& include_
                                                    static_cast<int>(argv.size()), &unsaved, 1, flags, &unit_);
   if (status != CXError_Success || unit_ == nullptr) {
     clang_disposeIndex(index_);
-    throw ToolError(fmt::format("{}: libclang could not parse the stable headers (error {})", include,
-                                static_cast<int>(status)));
+    throw ToolError(
+        fmt::format("{}: libclang could not parse the stable headers (error {})", include, static_cast<int>(status)));
   }
   for (unsigned i = 0, n = clang_getNumDiagnostics(unit_); i < n; ++i) {
     CXDiagnostic diagnostic = clang_getDiagnostic(unit_, i);

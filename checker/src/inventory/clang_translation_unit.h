@@ -1,11 +1,12 @@
 #pragma once
 
-#include "core/clang_string.h"
 #include <clang-c/Index.h>
 
 #include <filesystem>
 #include <string>
 #include <vector>
+
+#include "core/clang_string.h"
 
 namespace abicheck {
 

@@ -1,9 +1,9 @@
 #include "inventory/declaration_pairing.h"
 
 #include <map>
+#include <sstream>
 
 #include "inventory/inventory_collector.h"
-#include <sstream>
 
 namespace abicheck {
 namespace {

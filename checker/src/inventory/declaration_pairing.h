@@ -25,8 +25,8 @@ std::string normal_signature(std::string_view signature);
 // and the header rules share. Where an inventory holds a key twice (one per backend), its first
 // declaration stands for it.
 struct DeclarationPairing {
-  std::vector<const ShimDeclaration*> removed;                                    // only in `before`
-  std::vector<const ShimDeclaration*> added;                                      // only in `after`
+  std::vector<const ShimDeclaration*> removed;                                  // only in `before`
+  std::vector<const ShimDeclaration*> added;                                    // only in `after`
   std::vector<std::pair<const ShimDeclaration*, const ShimDeclaration*>> kept;  // (before, after)
 };
 

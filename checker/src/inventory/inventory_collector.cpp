@@ -1,8 +1,9 @@
 #include "inventory/inventory_collector.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <exception>
-#include <fmt/format.h>
 #include <map>
 #include <mutex>
 #include <set>
@@ -50,17 +51,12 @@ class DeclarationExtractor {
         case CXCursor_UnexposedDecl:  // libclang 14 reports extern "C" { } blocks as unexposed
           visit_scope(child);
           break;
-        case CXCursor_FunctionDecl:
-          add_function(child);
-          break;
+        case CXCursor_FunctionDecl: add_function(child); break;
         case CXCursor_EnumDecl:
           if (unit_.position_of(child).header.starts_with("torch/headeronly/")) add_enum(child);
           break;
-        case CXCursor_MacroDefinition:
-          add_macro(child);
-          break;
-        default:
-          break;
+        case CXCursor_MacroDefinition: add_macro(child); break;
+        default: break;
       }
     });
   }
@@ -86,8 +82,8 @@ class DeclarationExtractor {
     }
     if (clang_isFunctionTypeVariadic(type)) signature += count ? ", ..." : "...";
     signature += ")";
-    found_[{DeclarationKind::Function, name}] = {name, DeclarationKind::Function, signature, position.header,
-                                                position.line, "", {}};
+    found_[{DeclarationKind::Function, name}] = {
+        name, DeclarationKind::Function, signature, position.header, position.line, "", {}};
     reach(clang_getResultType(type));
     for (int i = 0; i < count; ++i) reach(clang_getArgType(type, static_cast<unsigned>(i)));
   }
@@ -95,34 +91,22 @@ class DeclarationExtractor {
   // The types a signature reaches are part of the ABI: record each one declared in a stable tree.
   void reach(CXType type) {
     switch (type.kind) {
-      case CXType_Elaborated:
-        reach(clang_Type_getNamedType(type));
-        break;
+      case CXType_Elaborated: reach(clang_Type_getNamedType(type)); break;
       case CXType_Pointer:
       case CXType_LValueReference:
-      case CXType_RValueReference:
-        reach(clang_getPointeeType(type));
-        break;
+      case CXType_RValueReference: reach(clang_getPointeeType(type)); break;
       case CXType_ConstantArray:
-      case CXType_IncompleteArray:
-        reach(clang_getArrayElementType(type));
-        break;
+      case CXType_IncompleteArray: reach(clang_getArrayElementType(type)); break;
       case CXType_FunctionProto:
       case CXType_FunctionNoProto:
         reach(clang_getResultType(type));
-        for (int i = 0, n = clang_getNumArgTypes(type); i < n; ++i) reach(clang_getArgType(type, static_cast<unsigned>(i)));
+        for (int i = 0, n = clang_getNumArgTypes(type); i < n; ++i)
+          reach(clang_getArgType(type, static_cast<unsigned>(i)));
         break;
-      case CXType_Typedef:
-        add_typedef(clang_getTypeDeclaration(type));
-        break;
-      case CXType_Record:
-        add_record(clang_getTypeDeclaration(type));
-        break;
-      case CXType_Enum:
-        add_enum(clang_getTypeDeclaration(type));
-        break;
-      default:
-        break;
+      case CXType_Typedef: add_typedef(clang_getTypeDeclaration(type)); break;
+      case CXType_Record: add_record(clang_getTypeDeclaration(type)); break;
+      case CXType_Enum: add_enum(clang_getTypeDeclaration(type)); break;
+      default: break;
     }
   }
 
@@ -135,9 +119,13 @@ class DeclarationExtractor {
     }
     std::string name = type_spelling(clang_getCursorType(cursor));
     if (!found_.try_emplace({DeclarationKind::Typedef, name}).second) return;
-    found_[{DeclarationKind::Typedef, name}] = {name,          DeclarationKind::Typedef,
+    found_[{DeclarationKind::Typedef, name}] = {name,
+                                                DeclarationKind::Typedef,
                                                 fmt::format("using {} = {}", name, type_spelling(underlying)),
-                                                position.header, position.line, "", {}};
+                                                position.header,
+                                                position.line,
+                                                "",
+                                                {}};
     reach(underlying);
   }
 
@@ -168,8 +156,8 @@ class DeclarationExtractor {
           &walk);
       signature += fmt::format(" }} size {} align {}", size, clang_Type_getAlignOf(type));
     }
-    found_[{DeclarationKind::Struct, name}] = {name, DeclarationKind::Struct, signature, position.header, position.line,
-                                               "",   {}};
+    found_[{DeclarationKind::Struct, name}] = {
+        name, DeclarationKind::Struct, signature, position.header, position.line, "", {}};
     for (CXType field_type : field_types) reach(field_type);
   }
 
@@ -180,9 +168,13 @@ class DeclarationExtractor {
     if (!found_.try_emplace({DeclarationKind::Enum, name}).second) return;
     CXType integer = clang_getEnumDeclIntegerType(cursor);
     found_[{DeclarationKind::Enum, name}] = {
-        name, DeclarationKind::Enum,
+        name,
+        DeclarationKind::Enum,
         fmt::format("enum {}{} : {}", clang_EnumDecl_isScoped(cursor) ? "class " : "", name, type_spelling(integer)),
-        position.header, position.line, "", {}};
+        position.header,
+        position.line,
+        "",
+        {}};
     bool is_unsigned = type_spelling(clang_getCanonicalType(integer)).starts_with("unsigned");
     for_each_child(cursor, [&](CXCursor constant) {
       if (clang_getCursorKind(constant) != CXCursor_EnumConstantDecl) return;
@@ -285,7 +277,8 @@ std::vector<std::optional<std::uint64_t>> evaluate_with_headers(const std::files
     if (clang_getCursorKind(child) != CXCursor_VarDecl || !name.starts_with(prefix)) return;
     std::size_t index = std::stoul(name.substr(prefix.size()));
     CXEvalResult result = clang_Cursor_Evaluate(child);
-    if (result && clang_EvalResult_getKind(result) == CXEval_Int) values[index] = clang_EvalResult_getAsUnsigned(result);
+    if (result && clang_EvalResult_getKind(result) == CXEval_Int)
+      values[index] = clang_EvalResult_getAsUnsigned(result);
     if (result) clang_EvalResult_dispose(result);
   });
   return values;
@@ -406,9 +399,10 @@ TorchVersion read_release_from_headers(const std::filesystem::path& include_dir)
   auto values = evaluate_with_headers(include_dir, prelude,
                                       {"TORCH_VERSION_MAJOR", "TORCH_VERSION_MINOR", "TORCH_VERSION_PATCH"});
   if (!values[0] || !values[1]) {
-    throw ToolError(fmt::format("{}: the headers do not define TORCH_VERSION_MAJOR/MINOR "
-                                "(torch/headeronly/version.h is missing)",
-                                include_dir.string()));
+    throw ToolError(
+        fmt::format("{}: the headers do not define TORCH_VERSION_MAJOR/MINOR "
+                    "(torch/headeronly/version.h is missing)",
+                    include_dir.string()));
   }
   return TorchVersion{static_cast<int>(*values[0]), static_cast<int>(*values[1]),
                       static_cast<int>(values[2].value_or(0))};

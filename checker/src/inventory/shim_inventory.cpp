@@ -1,8 +1,9 @@
 #include "inventory/shim_inventory.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
-#include <fmt/format.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -38,13 +39,15 @@ std::optional<DeclarationKind> declaration_kind_from_string(std::string_view tex
 }
 
 const ShimDeclaration* ShimInventory::find(std::string_view name, DeclarationKind kind) const {
-  auto it = std::ranges::find_if(declarations, [&](const ShimDeclaration& d) { return d.name == name && d.kind == kind; });
+  auto it =
+      std::ranges::find_if(declarations, [&](const ShimDeclaration& d) { return d.name == name && d.kind == kind; });
   return it == declarations.end() ? nullptr : &*it;
 }
 
 void ShimInventory::sort() {
   std::ranges::sort(declarations, [](const ShimDeclaration& a, const ShimDeclaration& b) {
-    return std::tie(a.name, a.kind, a.backend, a.header, a.line) < std::tie(b.name, b.kind, b.backend, b.header, b.line);
+    return std::tie(a.name, a.kind, a.backend, a.header, a.line) <
+           std::tie(b.name, b.kind, b.backend, b.header, b.line);
   });
 }
 

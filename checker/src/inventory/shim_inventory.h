@@ -19,13 +19,13 @@ std::optional<DeclarationKind> declaration_kind_from_string(std::string_view tex
 // One declaration of the stable surface (the C shim, torch/headeronly, torch/csrc/stable) of one
 // torch release, as a C++ front end saw it.
 struct ShimDeclaration {
-  std::string name;       // "aoti_torch_empty_strided", "AtenTensorOpaque", "TORCH_VERSION_2_10_0"
+  std::string name;  // "aoti_torch_empty_strided", "AtenTensorOpaque", "TORCH_VERSION_2_10_0"
   DeclarationKind kind = DeclarationKind::Function;
   std::string signature;  // full C signature, or the macro's value, or the enum constant's value
   std::string header;     // relative to the include dir: "torch/csrc/stable/c/shim.h"
   int line = 0;
-  std::string backend;    // "" when visible on every backend, else the define it needs: "USE_CUDA"
-  TorchVersion since;     // the oldest TORCH_TARGET_VERSION at which it is visible
+  std::string backend;  // "" when visible on every backend, else the define it needs: "USE_CUDA"
+  TorchVersion since;   // the oldest TORCH_TARGET_VERSION at which it is visible
 
   auto operator<=>(const ShimDeclaration&) const = default;
 };

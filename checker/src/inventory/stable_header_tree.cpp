@@ -1,8 +1,9 @@
 #include "inventory/stable_header_tree.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
-#include <fmt/format.h>
 
 #include "core/tool_error.h"
 
@@ -11,8 +12,8 @@ namespace {
 
 // Headers of the stable trees that only compile on another platform, with why.
 constexpr std::array<std::string_view, 3> kPlatformSpecificHeaders{
-    "torch/headeronly/cpu/",                 // vectorisation per instruction set: NEON does not build on x86
-    "torch/headeronly/cuda/",                // 2.14+: device code (Atomic.h), compiles only with nvcc
+    "torch/headeronly/cpu/",                  // vectorisation per instruction set: NEON does not build on x86
+    "torch/headeronly/cuda/",                 // 2.14+: device code (Atomic.h), compiles only with nvcc
     "torch/headeronly/util/win32-headers.h",  // 2.14+: includes <windows.h>
 };
 
@@ -45,7 +46,8 @@ std::vector<std::string> list_stable_headers(const std::filesystem::path& includ
     for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
       if (!entry.is_regular_file() || entry.path().extension() != ".h") continue;
       std::string relative = entry.path().lexically_relative(include_dir).generic_string();
-      if (std::ranges::any_of(kPlatformSpecificHeaders, [&](std::string_view skip) { return relative.starts_with(skip); })) {
+      if (std::ranges::any_of(kPlatformSpecificHeaders,
+                              [&](std::string_view skip) { return relative.starts_with(skip); })) {
         continue;
       }
       headers.push_back(std::move(relative));

@@ -21,7 +21,8 @@ MainJobResult run_main_job(const ReleaseStore& store, const MainJobRequest& requ
     ReleaseBaseline newer = load_baseline(baselines[i + 1]);
     result.diffs.push_back(diff_baselines(older, newer, {}, baselines[i].string(), baselines[i + 1].string()));
   }
-  result.lint = lint_headers(store, {.torch = result.lint_release.version.to_full_string(), .baselines = request.baselines});
+  result.lint =
+      lint_headers(store, {.torch = result.lint_release.version.to_full_string(), .baselines = request.baselines});
   return result;
 }
 

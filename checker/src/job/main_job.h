@@ -16,7 +16,7 @@ namespace abicheck {
 
 // The main job (`torch-abi-check ci`): the default checks of the whole project in one run.
 struct MainJobRequest {
-  MatrixSpec spec;                  // the reference-kernel matrix
+  MatrixSpec spec;  // the reference-kernel matrix
   MatrixOptions matrix;
   std::filesystem::path baselines;  // committed shim_decls/
   std::string lint_torch;           // the release whose headers are linted; empty: the newest stored
@@ -26,7 +26,7 @@ struct MainJobResult {
   MatrixResult matrix;
   std::vector<AbiDiff> diffs;  // every pair of consecutive committed baselines, oldest first
   StoredRelease lint_release;
-  LintRun lint;                // lint_release's headers against the baselines before it
+  LintRun lint;  // lint_release's headers against the baselines before it
 };
 
 // Runs the matrix, diffs every consecutive pair of committed baselines, and lints the headers of

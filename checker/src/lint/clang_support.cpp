@@ -1,9 +1,10 @@
 #include "lint/clang_support.h"
 
 #include <fmt/format.h>
+
 #include <fstream>
-#include <set>
 #include <regex>
+#include <set>
 
 #include "core/tool_error.h"
 
@@ -28,9 +29,7 @@ SourcePosition expansion_position(CXSourceLocation location) {
   return {normal_file_path(file), static_cast<int>(line), static_cast<int>(column)};
 }
 
-std::filesystem::path cursor_file(CXCursor cursor) {
-  return expansion_position(clang_getCursorLocation(cursor)).file;
-}
+std::filesystem::path cursor_file(CXCursor cursor) { return expansion_position(clang_getCursorLocation(cursor)).file; }
 
 std::string undeclared_name_in(const std::string& message) {
   static const std::regex pattern(
@@ -77,7 +76,8 @@ ParsedUnit::ParsedUnit(const std::filesystem::path& source, const std::vector<st
                                   static_cast<unsigned>(unsaved.size()), options, &unit_);
   if (error != CXError_Success || !unit_) {
     clang_disposeIndex(index_);
-    throw ToolError(fmt::format("{}: libclang could not parse it (error {})", source.string(), static_cast<int>(error)));
+    throw ToolError(
+        fmt::format("{}: libclang could not parse it (error {})", source.string(), static_cast<int>(error)));
   }
 }
 

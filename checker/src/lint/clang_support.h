@@ -1,6 +1,5 @@
 #pragma once
 
-#include "core/clang_string.h"
 #include <clang-c/Index.h>
 
 #include <filesystem>
@@ -10,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/clang_string.h"
 #include "lint/lint_rule.h"
 
 namespace abicheck {

@@ -15,24 +15,35 @@ std::string blank_comments(std::string_view text) {
     char next = i + 1 < out.size() ? out[i + 1] : '\0';
     switch (state) {
       case State::Code:
-        if (c == '/' && next == '/') { state = State::LineComment; out[i] = ' '; }
-        else if (c == '/' && next == '*') { state = State::BlockComment; out[i] = ' '; out[++i] = ' '; }
-        else if (c == '"') state = State::String;
+        if (c == '/' && next == '/') {
+          state = State::LineComment;
+          out[i] = ' ';
+        } else if (c == '/' && next == '*') {
+          state = State::BlockComment;
+          out[i] = ' ';
+          out[++i] = ' ';
+        } else if (c == '"') state = State::String;
         else if (c == '\'') state = State::Char;
         break;
       case State::LineComment:
         if (c == '\n') state = State::Code;
-        else if (c == '\\' && next == '\n') { out[i] = ' '; ++i; }
-        else out[i] = ' ';
+        else if (c == '\\' && next == '\n') {
+          out[i] = ' ';
+          ++i;
+        } else out[i] = ' ';
         break;
       case State::BlockComment:
-        if (c == '*' && next == '/') { out[i] = ' '; out[++i] = ' '; state = State::Code; }
-        else if (c != '\n') out[i] = ' ';
+        if (c == '*' && next == '/') {
+          out[i] = ' ';
+          out[++i] = ' ';
+          state = State::Code;
+        } else if (c != '\n') out[i] = ' ';
         break;
       case State::String:
       case State::Char:
         if (c == '\\') ++i;
-        else if ((state == State::String && c == '"') || (state == State::Char && c == '\'') || c == '\n') state = State::Code;
+        else if ((state == State::String && c == '"') || (state == State::Char && c == '\'') || c == '\n')
+          state = State::Code;
         break;
     }
   }

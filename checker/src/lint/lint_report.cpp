@@ -14,14 +14,15 @@ Judgement judge_lint(const LintReport& report, const std::filesystem::path& disp
     std::string file = display_path(d.where.file, display_base);
     std::string where = file;
     if (d.where.line > 0) where += fmt::format(":{}:{}", d.where.line, std::max(d.where.column, 1));
-    judgement.findings.push_back({.stage = "lint",
-                                  .kind = d.rule,
-                                  .severity = d.severity == LintSeverity::Error ? FindingSeverity::Error : FindingSeverity::Warning,
-                                  .where = where,
-                                  .message = d.message,
-                                  .file = file,
-                                  .line = d.where.line,
-                                  .column = d.where.column});
+    judgement.findings.push_back(
+        {.stage = "lint",
+         .kind = d.rule,
+         .severity = d.severity == LintSeverity::Error ? FindingSeverity::Error : FindingSeverity::Warning,
+         .where = where,
+         .message = d.message,
+         .file = file,
+         .line = d.where.line,
+         .column = d.where.column});
   }
   auto errors = std::ranges::count(report.diagnostics, LintSeverity::Error, &LintDiagnostic::severity);
   judgement.lines.push_back(fmt::format("lint: {} diagnostics, {} errors", report.diagnostics.size(), errors));

@@ -16,8 +16,8 @@ std::string_view to_string(LintSeverity severity);
 // What a rule is, independent of any finding: shown in --list-rules, SARIF's rule table and
 // docs/lint-rules.md (where the section is headed by the id).
 struct LintRule {
-  std::string_view id;       // "E003"
-  std::string_view name;     // "api-newer-than-target"
+  std::string_view id;    // "E003"
+  std::string_view name;  // "api-newer-than-target"
   LintSeverity severity;
   std::string_view summary;  // one sentence: what the rule finds
 };

@@ -77,7 +77,8 @@ ShimInventory candidate_inventory(const ResolvedRelease& candidate, const fs::pa
   if (request.inventory) return *request.inventory;
   auto started = std::chrono::steady_clock::now();
   auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
-  fs::path baseline_dir = ReleaseHistory::open(request.baselines).baseline_dir(release_version(candidate).minor_release());
+  fs::path baseline_dir =
+      ReleaseHistory::open(request.baselines).baseline_dir(release_version(candidate).minor_release());
   if (!request.stamp_baseline) {
     if (auto stamped = stamped_inventory(baseline_dir, include_dir)) {
       run.notes.push_back(fmt::format("inventory: {} reused (its stamp matches these headers; checked in {:.1f} s)",
@@ -110,10 +111,11 @@ LintRun lint_headers(const ReleaseStore& store, const HeaderLintRequest& request
     return std::nullopt;
   };
   HeaderLintInput input = gather_header_lint_input(include_dir, std::move(candidate), request.baselines, store_headers);
-  run.notes.push_back(fmt::format("headers: {} uses of shims by the wrappers (all targets), {} declarations moved in; "
-                                  "found in {:.1f} s",
-                                  input.wrapper_uses.size(), input.moved_in.size(),
-                                  std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()));
+  run.notes.push_back(
+      fmt::format("headers: {} uses of shims by the wrappers (all targets), {} declarations moved in; "
+                  "found in {:.1f} s",
+                  input.wrapper_uses.size(), input.moved_in.size(),
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()));
   if (input.earlier.empty()) {
     run.notes.push_back(fmt::format("no baseline older than {} in {}; nothing to compare with",
                                     input.candidate.release.to_string(), request.baselines.string()));

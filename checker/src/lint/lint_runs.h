@@ -25,19 +25,19 @@ struct LintRun {
 std::vector<TorchVersion> known_releases(const ReleaseStore& store, const std::filesystem::path& baselines);
 
 struct ExtensionLintRequest {
-  std::filesystem::path path;        // project directory or its compile_commands.json
+  std::filesystem::path path;          // project directory or its compile_commands.json
   std::optional<TorchVersion> target;  // for translation units whose sources and build files say none
-  std::filesystem::path root;        // the project's root when it is not `path` (empty: derived)
-  std::filesystem::path baselines;   // committed shim_decls/
+  std::filesystem::path root;          // the project's root when it is not `path` (empty: derived)
+  std::filesystem::path baselines;     // committed shim_decls/
 };
 
 // Lints an extension's sources against build torch `build` (E001-E008).
 LintRun lint_extension(const ReleaseStore& store, const ResolvedRelease& build, const ExtensionLintRequest& request);
 
 struct HeaderLintRequest {
-  std::string torch;                 // as ReleaseStore::resolve takes it: "2.12", a torch package dir, an include dir
+  std::string torch;  // as ReleaseStore::resolve takes it: "2.12", a torch package dir, an include dir
   std::optional<ShimInventory> inventory;  // already collected from those headers (none: reuse or collect)
-  std::filesystem::path baselines;   // committed shim_decls/
+  std::filesystem::path baselines;         // committed shim_decls/
   // When the inventory is collected and equals the committed baselines/<release>/inventory.json,
   // record the headers' hash beside it so that later runs reuse it (see lint/headers/inventory_stamp.h).
   bool stamp_baseline = false;

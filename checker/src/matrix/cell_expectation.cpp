@@ -12,8 +12,8 @@ bool is_shim_symbol(const std::string& symbol) {
 CellVerdict judge_build_failure(Expectation expectation, const BuildStatus& build) {
   if (build.kind == BuildStatus::Kind::Unavailable) return {CellOutcome::NotRun, build.detail};
   if (expectation == Expectation::BuildFail) {
-    return {CellOutcome::ExpectedFail, fmt::format("build failed as predicted for a target newer than the build ({})",
-                                                   build.detail)};
+    return {CellOutcome::ExpectedFail,
+            fmt::format("build failed as predicted for a target newer than the build ({})", build.detail)};
   }
   return {CellOutcome::UnexpectedFail, fmt::format("build failed ({})", build.detail)};
 }
@@ -22,7 +22,8 @@ CellVerdict judge_load_failure(Expectation expectation, TorchVersion runtime, co
                                const FirstExportingRelease& first_exporting) {
   auto symbol = undefined_symbol_in(run.load_error);
   if (expectation == Expectation::NoGuarantee) {
-    if (symbol) return {CellOutcome::ExpectedFail, fmt::format("unstable ABI broke at load: undefined symbol {}", *symbol)};
+    if (symbol)
+      return {CellOutcome::ExpectedFail, fmt::format("unstable ABI broke at load: undefined symbol {}", *symbol)};
     return {CellOutcome::UnexpectedFail, fmt::format("load failed: {}", run.load_error)};
   }
   if (expectation != Expectation::LoadFail) {
@@ -37,7 +38,8 @@ CellVerdict judge_load_failure(Expectation expectation, TorchVersion runtime, co
     return {CellOutcome::UnexpectedFail, fmt::format("load failed: {}", run.load_error)};
   }
   if (!symbol) {
-    return {CellOutcome::UnexpectedFail, fmt::format("load failed, but not with an undefined symbol: {}", run.load_error)};
+    return {CellOutcome::UnexpectedFail,
+            fmt::format("load failed, but not with an undefined symbol: {}", run.load_error)};
   }
   if (!is_shim_symbol(*symbol)) {
     return {CellOutcome::UnexpectedFail, fmt::format("load failed on {}, which is not a stable shim", *symbol)};
@@ -47,12 +49,11 @@ CellVerdict judge_load_failure(Expectation expectation, TorchVersion runtime, co
     return {CellOutcome::UnexpectedFail, fmt::format("load failed on {}, which no stored release exports", *symbol)};
   }
   if (introduced->minor_release() <= runtime.minor_release()) {
-    return {CellOutcome::UnexpectedFail,
-            fmt::format("load failed on {}, which {} already exports (since {})", *symbol, runtime.to_string(),
-                        introduced->to_string())};
+    return {CellOutcome::UnexpectedFail, fmt::format("load failed on {}, which {} already exports (since {})", *symbol,
+                                                     runtime.to_string(), introduced->to_string())};
   }
-  return {CellOutcome::ExpectedFail,
-          fmt::format("refused at load as predicted: undefined symbol {} (a {} shim)", *symbol, introduced->to_string())};
+  return {CellOutcome::ExpectedFail, fmt::format("refused at load as predicted: undefined symbol {} (a {} shim)",
+                                                 *symbol, introduced->to_string())};
 }
 
 }  // namespace
@@ -106,8 +107,9 @@ std::optional<std::string> undefined_symbol_in(const std::string& loader_message
   return symbol;
 }
 
-CellVerdict classify_cell(Expectation expectation, TorchVersion runtime, const BuildStatus& build, bool device_available,
-                          const std::optional<CellRun>& run, const FirstExportingRelease& first_exporting) {
+CellVerdict classify_cell(Expectation expectation, TorchVersion runtime, const BuildStatus& build,
+                          bool device_available, const std::optional<CellRun>& run,
+                          const FirstExportingRelease& first_exporting) {
   if (build.kind != BuildStatus::Kind::Built) return judge_build_failure(expectation, build);
   if (expectation == Expectation::BuildFail) {
     return {CellOutcome::UnexpectedPass,
@@ -117,21 +119,24 @@ CellVerdict classify_cell(Expectation expectation, TorchVersion runtime, const B
   if (!run) return {CellOutcome::NotRun, "not run"};
   if (run->timed_out) return {CellOutcome::Timeout, run->describe};
   if (run->term_signal) return {CellOutcome::Crash, run->describe};
-  if (!run->result_written) return {CellOutcome::Crash, fmt::format("the cell runner ended without a result ({})", run->describe)};
+  if (!run->result_written)
+    return {CellOutcome::Crash, fmt::format("the cell runner ended without a result ({})", run->describe)};
   if (!run->loaded) return judge_load_failure(expectation, runtime, *run, first_exporting);
   if (expectation == Expectation::LoadFail) {
     return {CellOutcome::UnexpectedPass, "loaded although the target is newer than the runtime"};
   }
   if (run->cases_failed > 0) {
     if (run->tests == CellTests::SmokeTest) {
-      return {CellOutcome::UnexpectedFail, fmt::format("smoke test failed ({}): {}", run->describe, run->last_output_line)};
+      return {CellOutcome::UnexpectedFail,
+              fmt::format("smoke test failed ({}): {}", run->describe, run->last_output_line)};
     }
-    return {CellOutcome::UnexpectedFail, fmt::format("{} of {} op tests failed", run->cases_failed,
-                                                     run->cases_failed + run->cases_passed)};
+    return {CellOutcome::UnexpectedFail,
+            fmt::format("{} of {} op tests failed", run->cases_failed, run->cases_failed + run->cases_passed)};
   }
   if (run->tests == CellTests::SmokeTest) return {CellOutcome::Pass, "smoke test passed"};
   if (expectation == Expectation::NoGuarantee) {
-    return {CellOutcome::Pass, fmt::format("{} op tests passed (unstable ABI: worked, not guaranteed)", run->cases_passed)};
+    return {CellOutcome::Pass,
+            fmt::format("{} op tests passed (unstable ABI: worked, not guaranteed)", run->cases_passed)};
   }
   return {CellOutcome::Pass, fmt::format("{} op tests passed", run->cases_passed)};
 }

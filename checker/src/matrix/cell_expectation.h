@@ -48,7 +48,7 @@ struct CellRun {
   std::string describe;         // ProcessResult::describe()
   bool result_written = false;  // the runner wrote its JSON (it did not die first)
   bool loaded = false;
-  std::string load_error;       // the loader's message when !loaded
+  std::string load_error;  // the loader's message when !loaded
   int cases_passed = 0;
   int cases_failed = 0;
   std::string last_output_line;  // a smoke test's, which says why it failed
@@ -66,7 +66,8 @@ using FirstExportingRelease = std::function<std::optional<TorchVersion>(const st
 std::optional<std::string> undefined_symbol_in(const std::string& loader_message);
 
 // Judges one cell. `run` is empty when the cell was not run (build failed, no device).
-CellVerdict classify_cell(Expectation expectation, TorchVersion runtime, const BuildStatus& build, bool device_available,
-                          const std::optional<CellRun>& run, const FirstExportingRelease& first_exporting);
+CellVerdict classify_cell(Expectation expectation, TorchVersion runtime, const BuildStatus& build,
+                          bool device_available, const std::optional<CellRun>& run,
+                          const FirstExportingRelease& first_exporting);
 
 }  // namespace abicheck

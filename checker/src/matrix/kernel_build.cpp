@@ -8,10 +8,10 @@
 #include <regex>
 
 #include "core/atomic_file.h"
+#include "core/content_hash.h"
 #include "core/process.h"
 #include "core/project_paths.h"
 #include "core/tool_error.h"
-#include "core/content_hash.h"
 
 namespace abicheck {
 namespace {
@@ -141,9 +141,8 @@ BuildRecord KernelBuilder::build(const BuildRequest& request) const {
   BuildRecord record;
   record.key = key(request);
   bool compiler_missing = false;
-  CachedBuild entry = cache_.build(record.key, fresh_, [&](const fs::path& work_dir) {
-    return build_into(request, work_dir, compiler_missing);
-  });
+  CachedBuild entry = cache_.build(
+      record.key, fresh_, [&](const fs::path& work_dir) { return build_into(request, work_dir, compiler_missing); });
   record.cached = entry.cached;
   record.log = std::move(entry.log);
   record.seconds = entry.manifest.seconds;
@@ -151,12 +150,14 @@ BuildRecord KernelBuilder::build(const BuildRequest& request) const {
     record.status = {BuildStatus::Kind::Built, entry.manifest.detail};
     record.library = entry.directory / kLibraryName;
   } else {
-    record.status = {compiler_missing ? BuildStatus::Kind::Unavailable : BuildStatus::Kind::Failed, entry.manifest.detail};
+    record.status = {compiler_missing ? BuildStatus::Kind::Unavailable : BuildStatus::Kind::Failed,
+                     entry.manifest.detail};
   }
   return record;
 }
 
-BuildOutcome KernelBuilder::build_into(const BuildRequest& request, const fs::path& work_dir, bool& compiler_missing) const {
+BuildOutcome KernelBuilder::build_into(const BuildRequest& request, const fs::path& work_dir,
+                                       bool& compiler_missing) const {
   BuildOutcome outcome;
   std::optional<std::string> gpu_compiler;
   if (request.backend != Backend::Cpu) {
@@ -186,8 +187,8 @@ BuildOutcome KernelBuilder::build_into(const BuildRequest& request, const fs::pa
   BuildManifest& manifest = outcome.manifest;
   manifest.built = true;
   auto run_step = [&](const std::vector<std::string>& argv) {
-    ProcessResult result = run_process({.argv = argv, .working_dir = work_dir, .timeout = timeout,
-                                        .memory_limit_bytes = memory});
+    ProcessResult result =
+        run_process({.argv = argv, .working_dir = work_dir, .timeout = timeout, .memory_limit_bytes = memory});
     outcome.log += shell_line(argv) + "\n" + result.output;
     manifest.seconds += result.duration.count();
     if (!result.succeeded()) {
@@ -219,7 +220,8 @@ BuildOutcome KernelBuilder::build_into(const BuildRequest& request, const fs::pa
     argv.insert(argv.end(), flags.begin(), flags.end());
     argv.push_back("unity.cpp");
     argv.insert(argv.end(), objects.begin(), objects.end());
-    argv.insert(argv.end(), {"-o", std::string(kLibraryName), "-L" + request.build_release.lib_dir.string(), "-ltorch_cpu"});
+    argv.insert(argv.end(),
+                {"-o", std::string(kLibraryName), "-L" + request.build_release.lib_dir.string(), "-ltorch_cpu"});
     // The loader resolves the shims against the libtorch already in the runtime process (same
     // soname); without a NEEDED entry they would stay unresolved, since torch loads its libraries
     // RTLD_LOCAL.

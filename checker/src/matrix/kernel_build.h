@@ -47,7 +47,8 @@ class KernelBuilder {
  private:
   std::vector<std::string> compile_flags(const BuildRequest& request) const;
   // Compiles and links into `work_dir`; `compiler_missing` when the backend has no compiler here.
-  BuildOutcome build_into(const BuildRequest& request, const std::filesystem::path& work_dir, bool& compiler_missing) const;
+  BuildOutcome build_into(const BuildRequest& request, const std::filesystem::path& work_dir,
+                          bool& compiler_missing) const;
   BuildCache cache_;
   const MatrixSpec& spec_;
   bool fresh_;

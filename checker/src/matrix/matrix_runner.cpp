@@ -10,10 +10,10 @@
 #include <thread>
 
 #include "core/atomic_file.h"
+#include "core/content_hash.h"
 #include "core/process.h"
 #include "core/project_paths.h"
 #include "core/tool_error.h"
-#include "core/content_hash.h"
 #include "matrix/kernel_build.h"
 #include "matrix/shim_exports.h"
 
@@ -80,12 +80,16 @@ std::vector<PlannedCell> plan_cells(const MatrixSpec& spec, const ReleaseStore& 
             }
           }
         } else {
-          for (const auto& text : suite.targets) targets.push_back(resolve_release(store, releases, text).version.minor_release());
+          for (const auto& text : suite.targets)
+            targets.push_back(resolve_release(store, releases, text).version.minor_release());
         }
         for (const auto& target : targets) {
           for (const auto& runtime : runtimes) {
             PlannedCell planned;
-            planned.cell = {.suite = suite.name, .backend = backend, .build = build.version, .target = target,
+            planned.cell = {.suite = suite.name,
+                            .backend = backend,
+                            .build = build.version,
+                            .target = target,
                             .runtime = runtime.version,
                             .expected = expected_outcome(suite.api, build.version, target, runtime.version)};
             planned.build = {.suite = &suite, .backend = backend, .build_release = build, .target = target};
@@ -122,10 +126,14 @@ std::string tests_hash(const SuiteSpec& suite) {
 nlohmann::json cell_to_cache(const MatrixCell& cell) {
   nlohmann::json ops = nlohmann::json::array();
   for (const auto& op : cell.ops) {
-    ops.push_back({{"group", op.group}, {"op", op.op}, {"name", op.name}, {"outcome", op.outcome}, {"message", op.message}});
+    ops.push_back(
+        {{"group", op.group}, {"op", op.op}, {"name", op.name}, {"outcome", op.outcome}, {"message", op.message}});
   }
-  return {{"outcome", outcome_name(cell.outcome)}, {"reason", cell.reason}, {"duration_s", cell.duration_s},
-          {"log", cell.log}, {"ops", ops}};
+  return {{"outcome", outcome_name(cell.outcome)},
+          {"reason", cell.reason},
+          {"duration_s", cell.duration_s},
+          {"log", cell.log},
+          {"ops", ops}};
 }
 
 std::optional<CellOutcome> outcome_from_name(const std::string& name) {
@@ -196,7 +204,8 @@ void parallel_for_each(std::size_t count, unsigned jobs, const std::function<voi
     }
   };
   std::vector<std::thread> threads;
-  for (unsigned t = 1; t < std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(count))); ++t) threads.emplace_back(worker);
+  for (unsigned t = 1; t < std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(count))); ++t)
+    threads.emplace_back(worker);
   worker();
   for (auto& thread : threads) thread.join();
   if (failure) std::rethrow_exception(failure);
@@ -204,9 +213,7 @@ void parallel_for_each(std::size_t count, unsigned jobs, const std::function<voi
 
 }  // namespace
 
-fs::path default_matrix_cache_dir() {
-  return user_cache_dir() / "matrix-cache";
-}
+fs::path default_matrix_cache_dir() { return user_cache_dir() / "matrix-cache"; }
 
 std::vector<MatrixCell> plan_matrix(const MatrixSpec& spec, const ReleaseStore& store, const MatrixOptions& options) {
   std::vector<MatrixCell> cells;
@@ -263,21 +270,21 @@ MatrixResult run_matrix(const MatrixSpec& spec, const ReleaseStore& store, const
     MatrixCell& cell = planned_cell.cell;
     const BuildRecord& build = builds[planned_cell.build_index];
     const bool device = device_present(cell.backend);
-    const bool runnable = build.status.kind == BuildStatus::Kind::Built && device &&
-                          cell.expected != Expectation::BuildFail;
-    const fs::path cache_file =
-        options.cache_dir / "results" /
-        (ContentHash()
-             .add(build.key)
-             .add(planned_cell.runtime.version.to_full_string())
-             .add(planned_cell.runtime.python.string())
-             .add(tests_hash_by_suite[cell.suite])
-             .add(expectation_name(cell.expected))
-             .hex() +
-         ".json");
+    const bool runnable =
+        build.status.kind == BuildStatus::Kind::Built && device && cell.expected != Expectation::BuildFail;
+    const fs::path cache_file = options.cache_dir / "results" /
+                                (ContentHash()
+                                     .add(build.key)
+                                     .add(planned_cell.runtime.version.to_full_string())
+                                     .add(planned_cell.runtime.python.string())
+                                     .add(tests_hash_by_suite[cell.suite])
+                                     .add(expectation_name(cell.expected))
+                                     .hex() +
+                                 ".json");
     if (runnable && !options.fresh && cell_from_cache(cache_file, cell)) {
-      report(fmt::format("{} {} B{} T{} R{}: {} (cached)", cell.suite, backend_name(cell.backend), cell.build.to_string(),
-                         cell.target.to_string(), cell.runtime.to_string(), outcome_name(cell.outcome)));
+      report(fmt::format("{} {} B{} T{} R{}: {} (cached)", cell.suite, backend_name(cell.backend),
+                         cell.build.to_string(), cell.target.to_string(), cell.runtime.to_string(),
+                         outcome_name(cell.outcome)));
       return;
     }
 
@@ -296,7 +303,9 @@ MatrixResult run_matrix(const MatrixSpec& spec, const ReleaseStore& store, const
            .working_dir = run_dir,
            .timeout = std::chrono::seconds(spec.cell_timeout_s),
            .memory_limit_bytes = spec.cell_memory_mb << 20});
-      run = CellRun{.exit_code = process.exit_code, .term_signal = process.term_signal, .timed_out = process.timed_out,
+      run = CellRun{.exit_code = process.exit_code,
+                    .term_signal = process.term_signal,
+                    .timed_out = process.timed_out,
                     .describe = process.describe()};
       if (!process.timed_out && !process.term_signal) read_cell_result(result_file, *run, cell);
       cell.duration_s = process.duration.count();

@@ -1,10 +1,9 @@
 #include "matrix/matrix_spec.h"
 
 #include <fmt/format.h>
+#include <toml++/toml.h>
 
 #include <algorithm>
-
-#include <toml++/toml.h>
 
 #include "core/project_paths.h"
 #include "core/tool_error.h"
@@ -61,13 +60,14 @@ SuiteSpec parse_suite(const std::filesystem::path& file, const toml::table& tabl
   auto sources = node["sources"].value<std::string>();
   if (!name || !sources) fail(file, "every [[suite]] needs 'name' and 'sources'");
   suite.name = *name;
-  suite.sources = std::filesystem::path(*sources).is_absolute() ? std::filesystem::path(*sources)
-                                                                  : project_root() / *sources;
+  suite.sources =
+      std::filesystem::path(*sources).is_absolute() ? std::filesystem::path(*sources) : project_root() / *sources;
   if (!std::filesystem::is_directory(suite.sources)) {
     fail(file, fmt::format("suite '{}': sources '{}' is not a directory", suite.name, suite.sources.string()));
   }
   std::string api = node["api"].value_or(std::string("stable"));
-  if (api != "stable" && api != "unstable") fail(file, fmt::format("suite '{}': api must be stable or unstable", suite.name));
+  if (api != "stable" && api != "unstable")
+    fail(file, fmt::format("suite '{}': api must be stable or unstable", suite.name));
   suite.api = api == "stable" ? ExtensionApi::Stable : ExtensionApi::Unstable;
   auto backends = string_list(file, node["backends"], "backends");
   if (backends.empty()) backends = {"cpu"};

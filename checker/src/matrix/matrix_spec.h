@@ -19,8 +19,8 @@ struct SuiteSpec {
   std::filesystem::path sources;  // holds cpu/, gpu/, cuda/, rocm/ (groups v2_N), include/, tests/
   ExtensionApi api = ExtensionApi::Stable;
   std::vector<Backend> backends;
-  std::vector<std::string> builds;   // versions, "oldest" or "newest"; empty means every release in the store
-  std::vector<std::string> targets;  // versions; empty means every release from 2.9 up to the build
+  std::vector<std::string> builds;    // versions, "oldest" or "newest"; empty means every release in the store
+  std::vector<std::string> targets;   // versions; empty means every release from 2.9 up to the build
   std::vector<std::string> runtimes;  // versions; empty means every release in the store
 };
 

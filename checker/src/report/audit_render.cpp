@@ -24,7 +24,8 @@ nlohmann::json binary_json(const ObjectAudit& object) {
   }
   nlohmann::json shims = nlohmann::json::array();
   for (const auto& shim : object.shims) {
-    shims.push_back({{"name", shim.name}, {"since", optional_version(shim.introduced)},
+    shims.push_back({{"name", shim.name},
+                     {"since", optional_version(shim.introduced)},
                      {"use", shim.dynamic_lookup ? "dlsym" : "import"}});
   }
   std::map<std::string, nlohmann::json> by_category;
@@ -39,7 +40,8 @@ nlohmann::json binary_json(const ObjectAudit& object) {
       {"verdict", to_string(object.verdict)},
       {"min_torch", optional_version(object.min_torch)},
       {"min_torch_to_load", optional_version(object.min_torch_to_load)},
-      {"declared_target", object.declared_target ? nlohmann::json(object.declared_target->version.to_string()) : nullptr},
+      {"declared_target",
+       object.declared_target ? nlohmann::json(object.declared_target->version.to_string()) : nullptr},
       {"declared_target_source", object.declared_target ? nlohmann::json(object.declared_target->source) : nullptr},
       {"machine", object.machine},
       {"stripped", object.stripped},
@@ -67,18 +69,20 @@ nlohmann::json audit_section(const AuditReport& report) {
     wheels.push_back({{"path", wheel.path},
                       {"verdict", to_string(wheel.verdict)},
                       {"min_torch", optional_version(wheel.min_torch)},
-                      {"declared_target", wheel.declared_target ? nlohmann::json(wheel.declared_target->version.to_string()) : nullptr},
+                      {"declared_target",
+                       wheel.declared_target ? nlohmann::json(wheel.declared_target->version.to_string()) : nullptr},
                       {"abi3", wheel.abi3},
                       {"objects", wheel.object_count}});
   }
   nlohmann::json failures = nlohmann::json::array();
-  for (const auto& failure : report.failures) failures.push_back({{"path", failure.path}, {"problem", failure.problem}});
+  for (const auto& failure : report.failures)
+    failures.push_back({{"path", failure.path}, {"problem", failure.problem}});
   nlohmann::json stale = nlohmann::json::array();
   for (const auto& entry : report.stale_allowlist_entries) {
     stale.push_back({{"pattern", entry.pattern}, {"line", entry.line}, {"reason", entry.reason}});
   }
-  nlohmann::json document = {{"binaries", binaries}, {"wheels", wheels}, {"errors", failures},
-                             {"stale_allowlist_entries", stale}};
+  nlohmann::json document = {
+      {"binaries", binaries}, {"wheels", wheels}, {"errors", failures}, {"stale_allowlist_entries", stale}};
   return document;
 }
 
@@ -87,8 +91,9 @@ std::string render_audit_text(const AuditReport& report, bool verbose) {
   for (const auto& object : report.binaries) {
     out += fmt::format("{}: {}\n", object.path, to_string(object.verdict));
     out += fmt::format("  min torch {} (to load: {}), declared target {}\n",
-               object.min_torch ? object.min_torch->to_string() : "-",
-               object.min_torch_to_load ? object.min_torch_to_load->to_string() : "-", describe_declared(object.declared_target));
+                       object.min_torch ? object.min_torch->to_string() : "-",
+                       object.min_torch_to_load ? object.min_torch_to_load->to_string() : "-",
+                       describe_declared(object.declared_target));
     std::map<std::optional<TorchVersion>, int> shims_by_release;
     std::vector<std::string> dynamic;
     for (const auto& shim : object.shims) {
@@ -101,7 +106,7 @@ std::string render_audit_text(const AuditReport& report, bool verbose) {
       release_counts.push_back(fmt::format("{}: {}", release ? release->to_string() : "unknown", count));
     }
     out += fmt::format("  stable shims imported: {}{}\n", object.shims.size() - dynamic.size(),
-               release_counts.empty() ? "" : fmt::format(" ({})", fmt::join(release_counts, ", ")));
+                       release_counts.empty() ? "" : fmt::format(" ({})", fmt::join(release_counts, ", ")));
     if (!dynamic.empty()) out += fmt::format("  shims looked up by name (dlsym): {}\n", fmt::join(dynamic, ", "));
     for (const auto& reason : object.reasons) out += fmt::format("  why: {}\n", reason);
     std::map<std::string, std::vector<std::string>> unstable_by_namespace;
@@ -117,23 +122,25 @@ std::string render_audit_text(const AuditReport& report, bool verbose) {
       out += fmt::format("  needed: {}\n", fmt::join(object.needed, ", "));
       for (const auto& symbol : object.imports) {
         out += fmt::format("    {:<15} {}{}\n", to_string(symbol.category), symbol.demangled,
-                   symbol.introduced ? fmt::format(" (since {})", symbol.introduced->to_string()) : "");
+                           symbol.introduced ? fmt::format(" (since {})", symbol.introduced->to_string()) : "");
       }
     }
   }
   for (const auto& wheel : report.wheels) {
-    out += fmt::format("wheel {}: {} ({} objects), min torch {}, declared target {}{}\n", wheel.path, to_string(wheel.verdict),
-               wheel.object_count, wheel.min_torch ? wheel.min_torch->to_string() : "-",
-               describe_declared(wheel.declared_target), wheel.abi3 ? ", abi3" : "");
+    out +=
+        fmt::format("wheel {}: {} ({} objects), min torch {}, declared target {}{}\n", wheel.path,
+                    to_string(wheel.verdict), wheel.object_count, wheel.min_torch ? wheel.min_torch->to_string() : "-",
+                    describe_declared(wheel.declared_target), wheel.abi3 ? ", abi3" : "");
   }
   for (const auto& entry : report.stale_allowlist_entries) {
     out += fmt::format("stale allowlist entry (line {}): '{}' matches nothing; remove it\n", entry.line, entry.pattern);
   }
   std::map<AuditVerdict, int> counts;
   for (const auto& object : report.binaries) ++counts[object.verdict];
-  out += fmt::format("audited {} object{}: {} stable, {} unstable, {} needing a newer torch than declared; {} could not be audited\n",
-             report.binaries.size(), report.binaries.size() == 1 ? "" : "s", counts[AuditVerdict::Stable],
-             counts[AuditVerdict::Unstable], counts[AuditVerdict::NeedsNewerTorch], report.failures.size());
+  out += fmt::format(
+      "audited {} object{}: {} stable, {} unstable, {} needing a newer torch than declared; {} could not be audited\n",
+      report.binaries.size(), report.binaries.size() == 1 ? "" : "s", counts[AuditVerdict::Stable],
+      counts[AuditVerdict::Unstable], counts[AuditVerdict::NeedsNewerTorch], report.failures.size());
   return out;
 }
 

@@ -28,13 +28,16 @@ std::vector<std::string> library_names(const ProjectBuild& build) {
 json check_document(const CheckResult& result) {
   json builds = json::array();
   for (const auto& build : result.builds) {
-    builds.push_back({{"torch", build.release.to_string()}, {"built", build.built}, {"detail", build.detail},
-                      {"first_error", build.first_error}, {"libraries", library_names(build)}});
+    builds.push_back({{"torch", build.release.to_string()},
+                      {"built", build.built},
+                      {"detail", build.detail},
+                      {"first_error", build.first_error},
+                      {"libraries", library_names(build)}});
   }
   std::vector<std::string> runtimes;
   for (const auto& runtime : result.runtimes) runtimes.push_back(runtime.to_string());
-  json document = new_report_document("check", fmt::format("torch-abi-check check {}", result.project.filename().string()),
-                                      judge_check(result));
+  json document = new_report_document(
+      "check", fmt::format("torch-abi-check check {}", result.project.filename().string()), judge_check(result));
   document["check"] = {
       {"project", result.project.string()},
       {"build_system", result.build_kind ? json(build_kind_name(*result.build_kind)) : json(nullptr)},
@@ -61,11 +64,13 @@ std::string render_check_text(const CheckResult& result) {
                                  result.target ? result.target->to_string() : "none",
                                  result.target_source.empty() ? "" : fmt::format(" from {}", result.target_source));
   text += fmt::format("lint: {} diagnostic{}\n{}", result.lint.report.diagnostics.size(),
-                      result.lint.report.diagnostics.size() == 1 ? "" : "s", render_lint_text(result.lint.report, result.project));
+                      result.lint.report.diagnostics.size() == 1 ? "" : "s",
+                      render_lint_text(result.lint.report, result.project));
   for (const auto& build : result.builds) {
     auto libraries = library_names(build);
     text += fmt::format("build against torch {}: {}{}{}\n", build.release.to_string(), build.detail,
-                        build.cached ? " (cached)" : "", libraries.empty() ? "" : fmt::format(": {}", fmt::join(libraries, ", ")));
+                        build.cached ? " (cached)" : "",
+                        libraries.empty() ? "" : fmt::format(": {}", fmt::join(libraries, ", ")));
   }
   for (const auto& object : result.audit.binaries) {
     text += fmt::format("audit {}: {}, min torch {}\n", library_label(result, object.path), to_string(object.verdict),
@@ -76,7 +81,8 @@ std::string render_check_text(const CheckResult& result) {
   }
   for (const auto& note : result.notes) text += fmt::format("note: {}\n", note);
   text += "\n";
-  for (std::size_t i = 0; i < result.verdict.size(); ++i) text += fmt::format("{}{}\n", i == 0 ? "verdict: " : "  ", result.verdict[i]);
+  for (std::size_t i = 0; i < result.verdict.size(); ++i)
+    text += fmt::format("{}{}\n", i == 0 ? "verdict: " : "  ", result.verdict[i]);
   return text;
 }
 

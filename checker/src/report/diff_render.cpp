@@ -28,7 +28,8 @@ std::string render_diff_text(const AbiDiff& diff, bool show_compatible) {
       if (change.verdict() != verdict) continue;
       if (change.suppressed_because.empty()) counts[verdict]++;
       if (verdict == Verdict::Compatible && !show_compatible) continue;
-      text += fmt::format("{:<12} {:<22} {}: {}{}\n", to_string(verdict), to_string(change.kind), change.name, change.detail,
+      text += fmt::format("{:<12} {:<22} {}: {}{}\n", to_string(verdict), to_string(change.kind), change.name,
+                          change.detail,
                           change.suppressed_because.empty() ? "" : " [suppressed: " + change.suppressed_because + "]");
     }
   }

@@ -14,8 +14,9 @@ namespace abicheck {
 
 nlohmann::json release_gate_document(const ReleaseGateResult& result) {
   const StoredRelease& candidate = result.candidate.release;
-  nlohmann::json document = new_report_document(
-      "release-gate", fmt::format("torch {} release gate", candidate.version.to_full_string()), judge_release_gate(result));
+  nlohmann::json document =
+      new_report_document("release-gate", fmt::format("torch {} release gate", candidate.version.to_full_string()),
+                          judge_release_gate(result));
   document["gate"] = {{"candidate", candidate.version.to_full_string()},
                       {"torch_dir", candidate.torch_dir.string()},
                       {"from_store", result.candidate.from_store},

@@ -1,18 +1,17 @@
 #include "report/html_report.h"
-#include "report/markup.h"
-#include "report/release_order.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <tuple>
 
 #include "core/tool_error.h"
+#include "report/markup.h"
+#include "report/release_order.h"
 
 namespace abicheck {
 namespace {
@@ -27,8 +26,9 @@ struct OutcomeStyle {
   bool finding;
 };
 constexpr OutcomeStyle outcome_styles[] = {
-    {"pass", "pass", false},         {"expected-fail", "xfail", false}, {"unexpected-fail", "FAIL", true},
-    {"unexpected-pass", "XPASS", true}, {"crash", "CRASH", true},      {"timeout", "TIMEOUT", true},
+    {"pass", "pass", false},           {"expected-fail", "xfail", false},
+    {"unexpected-fail", "FAIL", true}, {"unexpected-pass", "XPASS", true},
+    {"crash", "CRASH", true},          {"timeout", "TIMEOUT", true},
     {"not-run", "not run", false},
 };
 
@@ -167,11 +167,12 @@ std::string render_op_results(const json& ops) {
     std::string outcome = text_of(op, "outcome");
     ++counts[outcome];
     if (outcome == "passed") continue;
-    not_passed += fmt::format("<li><code>{}</code> {}: {}</li>", escape_markup(text_of(op, "test")), escape_markup(outcome),
-                              escape_markup(text_of(op, "message")));
+    not_passed += fmt::format("<li><code>{}</code> {}: {}</li>", escape_markup(text_of(op, "test")),
+                              escape_markup(outcome), escape_markup(text_of(op, "message")));
   }
   std::string summary;
-  for (const auto& [outcome, count] : counts) summary += fmt::format("{}{} {}", summary.empty() ? "" : ", ", count, outcome);
+  for (const auto& [outcome, count] : counts)
+    summary += fmt::format("{}{} {}", summary.empty() ? "" : ", ", count, outcome);
   return fmt::format("<p>op tests: {}</p>\n{}", escape_markup(summary),
                      not_passed.empty() ? "" : "<ul class=\"ops\">" + not_passed + "</ul>\n");
 }
@@ -194,8 +195,9 @@ std::string render_matrix(const json& matrix) {
   for (const auto& style : outcome_styles) {
     html += fmt::format("<span class=\"outcome-{}\">{} {}</span>", style.outcome, style.label, counts[style.outcome]);
   }
-  html += fmt::format("</p>\n<p class=\"muted\">Rows: build / target. Columns: runtime. {} cells; click a cell for its log.</p>\n",
-                      cells.size());
+  html += fmt::format(
+      "</p>\n<p class=\"muted\">Rows: build / target. Columns: runtime. {} cells; click a cell for its log.</p>\n",
+      cells.size());
 
   for (const auto& [grid, rows] : grids) {
     std::string grid_name = grid.suite.empty() ? grid.backend : grid.suite + " · " + grid.backend;
@@ -218,14 +220,15 @@ std::string render_matrix(const json& matrix) {
           const OutcomeStyle* style = style_of(outcome);
           std::string css = style ? outcome : "unknown";
           std::string label = style ? style->label : outcome;
-          html += fmt::format("<td class=\"cell outcome-{}\" data-outcome=\"{}\" title=\"{}\"><a href=\"#log-{}\">{}</a></td>",
-                              css, escape_markup(outcome), escape_markup(cell_title(cell)), index, escape_markup(label));
+          html += fmt::format(
+              "<td class=\"cell outcome-{}\" data-outcome=\"{}\" title=\"{}\"><a href=\"#log-{}\">{}</a></td>", css,
+              escape_markup(outcome), escape_markup(cell_title(cell)), index, escape_markup(label));
           std::string duration = text_of(cell, "duration_s");
           logs += fmt::format(
               "<details class=\"log\" id=\"log-{}\"><summary><span class=\"outcome-{}\">{}</span> build {} target {} "
               "on runtime {}, expected {}{}</summary>\n",
-              index, css, escape_markup(label), escape_markup(text_of(cell, "build")), escape_markup(text_of(cell, "target")),
-              escape_markup(runtime), escape_markup(text_of(cell, "expected")),
+              index, css, escape_markup(label), escape_markup(text_of(cell, "build")),
+              escape_markup(text_of(cell, "target")), escape_markup(runtime), escape_markup(text_of(cell, "expected")),
               duration.empty() ? "" : fmt::format(", {} s", escape_markup(duration)));
           std::string reason = text_of(cell, "reason");
           if (!reason.empty()) logs += fmt::format("<p>{}</p>\n", escape_markup(reason));
@@ -254,11 +257,12 @@ bool is_counted_breaking(const json& change) {
 std::string diff_row(const json& change) {
   std::string verdict = text_of(change, "verdict");
   std::string suppressed = text_of(change, "suppressed");
-  return fmt::format("<tr><td><code>{}</code></td><td>{}</td><td class=\"{}\">{}</td><td>{}{}</td></tr>\n",
-                     escape_markup(text_of(change, "name")), escape_markup(text_of(change, "kind")),
-                     is_counted_breaking(change) ? "finding" : "", escape_markup(verdict),
-                     escape_markup(text_of(change, "detail")),
-                     suppressed.empty() ? "" : fmt::format(" <span class=\"muted\">[suppressed: {}]</span>", escape_markup(suppressed)));
+  return fmt::format(
+      "<tr><td><code>{}</code></td><td>{}</td><td class=\"{}\">{}</td><td>{}{}</td></tr>\n",
+      escape_markup(text_of(change, "name")), escape_markup(text_of(change, "kind")),
+      is_counted_breaking(change) ? "finding" : "", escape_markup(verdict), escape_markup(text_of(change, "detail")),
+      suppressed.empty() ? ""
+                         : fmt::format(" <span class=\"muted\">[suppressed: {}]</span>", escape_markup(suppressed)));
 }
 
 // One diff: breaking changes and those needing review in a table; compatible additions folded
@@ -280,10 +284,13 @@ std::string render_one_diff(const json& diff) {
       to_act_on += diff_row(change);
     }
   }
-  if (!to_act_on.empty()) html += fmt::format("<table class=\"diff\">\n{}<tbody>\n{}</tbody></table>\n", header, to_act_on);
+  if (!to_act_on.empty())
+    html += fmt::format("<table class=\"diff\">\n{}<tbody>\n{}</tbody></table>\n", header, to_act_on);
   if (compatible_count > 0) {
-    html += fmt::format("<details><summary>{} compatible {}</summary>\n<table class=\"diff\">\n{}<tbody>\n{}</tbody></table>\n</details>\n",
-                        compatible_count, compatible_count == 1 ? "addition" : "additions", header, compatible);
+    html += fmt::format(
+        "<details><summary>{} compatible {}</summary>\n<table "
+        "class=\"diff\">\n{}<tbody>\n{}</tbody></table>\n</details>\n",
+        compatible_count, compatible_count == 1 ? "addition" : "additions", header, compatible);
   }
   return html;
 }
@@ -298,14 +305,17 @@ std::string render_lint(const json& lint) {
   const json& diagnostics = array_of(lint, "diagnostics");
   std::string html = "<section id=\"lint\">\n<h2>Lint</h2>\n";
   if (diagnostics.empty()) return html + "<p>No diagnostic.</p>\n</section>\n";
-  html += "<table class=\"lint\">\n<thead><tr><th>rule</th><th>severity</th><th>where</th><th>message</th></tr></thead>\n<tbody>\n";
+  html +=
+      "<table "
+      "class=\"lint\">\n<thead><tr><th>rule</th><th>severity</th><th>where</th><th>message</th></tr></"
+      "thead>\n<tbody>\n";
   for (const json& diagnostic : diagnostics) {
     std::string severity = text_of(diagnostic, "severity");
-    html += fmt::format("<tr><td>{}</td><td class=\"{}\">{}</td><td class=\"where\"><code>{}:{}:{}</code></td><td>{}</td></tr>\n",
-                        escape_markup(text_of(diagnostic, "rule")), is_finding_severity(severity) ? "finding" : "",
-                        escape_markup(severity), escape_markup(text_of(diagnostic, "file")),
-                        escape_markup(text_of(diagnostic, "line")), escape_markup(text_of(diagnostic, "column")),
-                        escape_markup(text_of(diagnostic, "message")));
+    html += fmt::format(
+        "<tr><td>{}</td><td class=\"{}\">{}</td><td class=\"where\"><code>{}:{}:{}</code></td><td>{}</td></tr>\n",
+        escape_markup(text_of(diagnostic, "rule")), is_finding_severity(severity) ? "finding" : "",
+        escape_markup(severity), escape_markup(text_of(diagnostic, "file")), escape_markup(text_of(diagnostic, "line")),
+        escape_markup(text_of(diagnostic, "column")), escape_markup(text_of(diagnostic, "message")));
   }
   return html + "</tbody></table>\n</section>\n";
 }
@@ -324,24 +334,26 @@ std::string render_audit(const json& audit) {
   const json& binaries = array_of(audit, "binaries");
   std::string html = "<section id=\"audit\">\n<h2>Audit</h2>\n";
   if (binaries.empty()) return html + "<p>No binary audited.</p>\n</section>\n";
-  html += "<table class=\"audit\">\n<thead><tr><th>binary</th><th>verdict</th><th>min torch</th><th>declared target</th>"
-          "<th>shims</th><th>unstable symbols</th></tr></thead>\n<tbody>\n";
+  html +=
+      "<table class=\"audit\">\n<thead><tr><th>binary</th><th>verdict</th><th>min torch</th><th>declared target</th>"
+      "<th>shims</th><th>unstable symbols</th></tr></thead>\n<tbody>\n";
   for (const json& binary : binaries) {
     std::string verdict = text_of(binary, "verdict");
     const json& unstable = array_of(binary, "unstable_symbols");
-    std::string unstable_cell = unstable.empty()
-                                    ? "0"
-                                    : fmt::format("<details><summary>{}</summary><ul>{}</ul></details>", unstable.size(),
-                                                  symbol_list(unstable));
+    std::string unstable_cell = unstable.empty() ? "0"
+                                                 : fmt::format("<details><summary>{}</summary><ul>{}</ul></details>",
+                                                               unstable.size(), symbol_list(unstable));
     std::string reasons;
     for (const json& reason : array_of(binary, "reasons")) {
-      reasons += fmt::format("<br><span class=\"muted\">{}</span>", escape_markup(reason.is_string() ? reason.get<std::string>() : reason.dump()));
+      reasons += fmt::format("<br><span class=\"muted\">{}</span>",
+                             escape_markup(reason.is_string() ? reason.get<std::string>() : reason.dump()));
     }
     html += fmt::format(
-        "<tr><td class=\"path\"><code>{}</code>{}</td><td class=\"{}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-        escape_markup(text_of(binary, "path")), reasons, is_finding_binary(verdict) ? "finding" : "", escape_markup(verdict),
-        escape_markup(text_of(binary, "min_torch")), escape_markup(text_of(binary, "declared_target")),
-        array_of(binary, "shim_symbols").size(), unstable_cell);
+        "<tr><td class=\"path\"><code>{}</code>{}</td><td "
+        "class=\"{}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+        escape_markup(text_of(binary, "path")), reasons, is_finding_binary(verdict) ? "finding" : "",
+        escape_markup(verdict), escape_markup(text_of(binary, "min_torch")),
+        escape_markup(text_of(binary, "declared_target")), array_of(binary, "shim_symbols").size(), unstable_cell);
   }
   return html + "</tbody></table>\n</section>\n";
 }
@@ -372,7 +384,8 @@ std::string render_html_report(const json& document) {
   std::vector<std::string> stages_with_findings;
   for (const json& finding : array_of(verdict, "findings")) {
     std::string stage = text_of(finding, "stage");
-    if (text_of(finding, "severity") != "warning" && std::ranges::find(stages_with_findings, stage) == stages_with_findings.end()) {
+    if (text_of(finding, "severity") != "warning" &&
+        std::ranges::find(stages_with_findings, stage) == stages_with_findings.end()) {
       stages_with_findings.push_back(stage);
     }
   }
@@ -380,18 +393,22 @@ std::string render_html_report(const json& document) {
 
   std::string html = fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{0}</title>\n<style>{1}</style>\n"
+      "<meta name=\"viewport\" content=\"width=device-width, "
+      "initial-scale=1\">\n<title>{0}</title>\n<style>{1}</style>\n"
       "</head>\n<body>\n<header>\n<h1>{0}</h1>\n",
       escape_markup(title), page_style);
 
-  html += fmt::format("<p id=\"verdict\" class=\"verdict verdict-{}\">{}</p>\n<ul class=\"summary\">\n",
-                      has_findings ? "findings" : "clean",
-                      has_findings ? fmt::format("Findings in {}", fmt::join(stages_with_findings, ", ")) : std::string("No finding"));
-  for (const json& line : array_of(verdict, "lines")) html += fmt::format("<li>{}</li>\n", escape_markup(line.get<std::string>()));
+  html += fmt::format(
+      "<p id=\"verdict\" class=\"verdict verdict-{}\">{}</p>\n<ul class=\"summary\">\n",
+      has_findings ? "findings" : "clean",
+      has_findings ? fmt::format("Findings in {}", fmt::join(stages_with_findings, ", ")) : std::string("No finding"));
+  for (const json& line : array_of(verdict, "lines"))
+    html += fmt::format("<li>{}</li>\n", escape_markup(line.get<std::string>()));
   html += "</ul>\n<nav>";
   if (!array_of(verdict, "findings").empty()) html += "<a href=\"#findings\">findings</a>";
   for (const char* name : {"matrix", "diff", "lint", "audit"}) {
-    bool present = name == std::string_view("diff") ? !array_of(document, "diffs").empty() : !section(document, name).is_null();
+    bool present =
+        name == std::string_view("diff") ? !array_of(document, "diffs").empty() : !section(document, name).is_null();
     if (present) html += fmt::format("<a href=\"#{0}\">{0}</a>", name);
   }
   html += "</nav>\n</header>\n<main>\n";
@@ -402,8 +419,10 @@ std::string render_html_report(const json& document) {
   if (const json& lint = section(document, "lint"); !lint.is_null()) html += render_lint(lint);
   if (const json& audit = section(document, "audit"); !audit.is_null()) html += render_audit(audit);
 
-  html += fmt::format("</main>\n<script type=\"application/json\" id=\"report-data\">{}</script>\n<script>{}</script>\n</body>\n</html>\n",
-                      embedded_json(document), page_script);
+  html += fmt::format(
+      "</main>\n<script type=\"application/json\" "
+      "id=\"report-data\">{}</script>\n<script>{}</script>\n</body>\n</html>\n",
+      embedded_json(document), page_script);
   return html;
 }
 

@@ -1,9 +1,10 @@
 #include "report/junit.h"
-#include "report/markup.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+
+#include "report/markup.h"
 
 namespace abicheck {
 
@@ -14,9 +15,11 @@ std::string render_junit(const std::string& suite_name, const std::vector<JUnitC
   double total_seconds = 0;
   for (const auto& c : cases) total_seconds += c.seconds;
   std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  xml += fmt::format("<testsuites>\n<testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
-                     escape_markup(suite_name), cases.size(), count(JUnitCase::Outcome::Failed),
-                     count(JUnitCase::Outcome::Error), count(JUnitCase::Outcome::Skipped), total_seconds);
+  xml += fmt::format(
+      "<testsuites>\n<testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" "
+      "time=\"{:.3f}\">\n",
+      escape_markup(suite_name), cases.size(), count(JUnitCase::Outcome::Failed), count(JUnitCase::Outcome::Error),
+      count(JUnitCase::Outcome::Skipped), total_seconds);
   for (const auto& c : cases) {
     xml += fmt::format("  <testcase classname=\"{}\" name=\"{}\" time=\"{:.3f}\"", escape_markup(c.class_name),
                        escape_markup(c.name), c.seconds);

@@ -12,7 +12,8 @@ namespace abicheck {
 nlohmann::json lint_section(const LintReport& report, const std::filesystem::path& display_base) {
   nlohmann::json rules = nlohmann::json::array();
   for (const auto& rule : report.rules) {
-    rules.push_back({{"id", rule.id}, {"name", rule.name}, {"severity", to_string(rule.severity)}, {"summary", rule.summary}});
+    rules.push_back(
+        {{"id", rule.id}, {"name", rule.name}, {"severity", to_string(rule.severity)}, {"summary", rule.summary}});
   }
   nlohmann::json diagnostics = nlohmann::json::array();
   for (const auto& d : report.diagnostics) {

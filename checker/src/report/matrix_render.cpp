@@ -22,8 +22,9 @@ struct OutcomeLabel {
   bool unexpected;
 };
 constexpr OutcomeLabel kOutcomeLabels[] = {
-    {"pass", "pass", false},           {"expected-fail", "xfail", false}, {"unexpected-fail", "FAIL", true},
-    {"unexpected-pass", "XPASS", true}, {"crash", "CRASH", true},         {"timeout", "TIME", true},
+    {"pass", "pass", false},           {"expected-fail", "xfail", false},
+    {"unexpected-fail", "FAIL", true}, {"unexpected-pass", "XPASS", true},
+    {"crash", "CRASH", true},          {"timeout", "TIME", true},
     {"not-run", "-", false},
 };
 
@@ -88,7 +89,8 @@ json matrix_section(const MatrixResult& result) {
   for (const auto& cell : result.cells) {
     json ops = json::array();
     for (const auto& op : cell.ops) {
-      ops.push_back({{"group", op.group}, {"op", op.op}, {"test", op.name}, {"outcome", op.outcome}, {"message", op.message}});
+      ops.push_back(
+          {{"group", op.group}, {"op", op.op}, {"test", op.name}, {"outcome", op.outcome}, {"message", op.message}});
     }
     cells.push_back({{"suite", cell.suite},
                      {"backend", backend_name(cell.backend)},
@@ -112,7 +114,9 @@ std::vector<JUnitCase> matrix_junit_cases(const json& section) {
     const bool finding = is_unexpected(outcome);
     bool an_op_failed = false;
     for (const auto& op : cell.value("ops", json::array())) {
-      JUnitCase junit{.class_name = cell_class(cell), .name = text(op, "op") + "." + text(op, "test"), .message = text(op, "message")};
+      JUnitCase junit{.class_name = cell_class(cell),
+                      .name = text(op, "op") + "." + text(op, "test"),
+                      .message = text(op, "message")};
       if (text(op, "outcome") == "failed") {
         junit.outcome = JUnitCase::Outcome::Failed;
         junit.output = text(cell, "log");
@@ -124,8 +128,11 @@ std::vector<JUnitCase> matrix_junit_cases(const json& section) {
     // The cell itself is a case when no op speaks for it: nothing ran, or every op passed in a
     // cell that should have failed.
     if (cell.value("ops", json::array()).empty() || (finding && !an_op_failed)) {
-      JUnitCase junit{.class_name = cell_class(cell), .name = "cell", .message = text(cell, "reason"),
-                      .output = text(cell, "log"), .seconds = cell.value("duration_s", 0.0)};
+      JUnitCase junit{.class_name = cell_class(cell),
+                      .name = "cell",
+                      .message = text(cell, "reason"),
+                      .output = text(cell, "log"),
+                      .seconds = cell.value("duration_s", 0.0)};
       if (outcome == "crash" || outcome == "timeout") {
         junit.outcome = JUnitCase::Outcome::Error;
       } else if (finding) {
@@ -153,7 +160,8 @@ std::string render_matrix_markdown(const json& section) {
       markdown += fmt::format("| {} / {} |", row.build, row.target);
       for (const auto& runtime : grid.runtimes) {
         auto found = by_runtime.find(runtime);
-        markdown += found == by_runtime.end() ? " |" : fmt::format(" {} |", short_outcome(text(*found->second, "outcome")));
+        markdown +=
+            found == by_runtime.end() ? " |" : fmt::format(" {} |", short_outcome(text(*found->second, "outcome")));
       }
       markdown += "\n";
     }
@@ -171,7 +179,8 @@ std::string render_matrix_grid(const json& section) {
       grid_text += fmt::format("  {:<13}", row.build + " / " + row.target);
       for (const auto& runtime : grid.runtimes) {
         auto found = by_runtime.find(runtime);
-        grid_text += fmt::format(" {:>6}", found == by_runtime.end() ? "" : short_outcome(text(*found->second, "outcome")));
+        grid_text +=
+            fmt::format(" {:>6}", found == by_runtime.end() ? "" : short_outcome(text(*found->second, "outcome")));
       }
       grid_text += "\n";
     }
@@ -181,20 +190,22 @@ std::string render_matrix_grid(const json& section) {
   for (const auto& cell : section.at("cells")) {
     std::string outcome = text(cell, "outcome");
     ++counts[outcome];
-    if (is_unexpected(outcome)) grid_text += fmt::format("{} {}: {}\n", cell_class(cell), outcome, text(cell, "reason"));
+    if (is_unexpected(outcome))
+      grid_text += fmt::format("{} {}: {}\n", cell_class(cell), outcome, text(cell, "reason"));
   }
   std::string summary;
   for (const auto& label : kOutcomeLabels) {
     auto found = counts.find(std::string(label.outcome));
-    if (found != counts.end()) summary += fmt::format("{}{} {}", summary.empty() ? "" : ", ", found->second, found->first);
+    if (found != counts.end())
+      summary += fmt::format("{}{} {}", summary.empty() ? "" : ", ", found->second, found->first);
   }
   grid_text += fmt::format("{} cells: {}\n", section.at("cells").size(), summary.empty() ? "none" : summary);
   return grid_text;
 }
 
 std::string render_matrix_cost(const MatrixResult& result) {
-  return fmt::format("({} builds, {} cached; {} cells from cache; {:.1f} s)\n", result.builds_total, result.builds_cached,
-                     result.cells_cached, result.wall_s);
+  return fmt::format("({} builds, {} cached; {} cells from cache; {:.1f} s)\n", result.builds_total,
+                     result.builds_cached, result.cells_cached, result.wall_s);
 }
 
 }  // namespace abicheck

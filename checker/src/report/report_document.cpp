@@ -29,14 +29,15 @@ json finding_json(const Finding& finding) {
 }
 
 Finding finding_from_json(const json& item) {
-  Finding finding{.stage = item.value("stage", ""),
-                  .kind = item.value("kind", ""),
-                  .severity = item.value("severity", "error") == "warning" ? FindingSeverity::Warning : FindingSeverity::Error,
-                  .where = item.value("where", ""),
-                  .message = item.value("message", ""),
-                  .file = item.value("file", ""),
-                  .line = item.value("line", 0),
-                  .column = item.value("column", 0)};
+  Finding finding{
+      .stage = item.value("stage", ""),
+      .kind = item.value("kind", ""),
+      .severity = item.value("severity", "error") == "warning" ? FindingSeverity::Warning : FindingSeverity::Error,
+      .where = item.value("where", ""),
+      .message = item.value("message", ""),
+      .file = item.value("file", ""),
+      .line = item.value("line", 0),
+      .column = item.value("column", 0)};
   return finding;
 }
 
@@ -45,10 +46,12 @@ Finding finding_from_json(const json& item) {
 json new_report_document(std::string_view command, std::string_view title, const Judgement& judgement) {
   json findings = json::array();
   for (const auto& finding : judgement.findings) findings.push_back(finding_json(finding));
-  return {{"schema_version", kReportSchemaVersion},
-          {"command", command},
-          {"title", title},
-          {"verdict", {{"exit_code", static_cast<int>(judgement.exit_code())}, {"lines", judgement.lines}, {"findings", findings}}}};
+  return {
+      {"schema_version", kReportSchemaVersion},
+      {"command", command},
+      {"title", title},
+      {"verdict",
+       {{"exit_code", static_cast<int>(judgement.exit_code())}, {"lines", judgement.lines}, {"findings", findings}}}};
 }
 
 Judgement judgement_of(const json& document) {
@@ -67,8 +70,8 @@ json read_report_document(const std::filesystem::path& path) {
     throw ToolError(fmt::format("{}: not valid JSON (byte {})", path.string(), error.byte));
   }
   if (!document.is_object() || !document.contains("schema_version")) {
-    throw ToolError(fmt::format("{}: not a torch-abi-check report (no schema_version; write it with a command's --json)",
-                                path.string()));
+    throw ToolError(fmt::format(
+        "{}: not a torch-abi-check report (no schema_version; write it with a command's --json)", path.string()));
   }
   const json& version = document["schema_version"];
   if (!version.is_number_integer() || version.get<int>() != kReportSchemaVersion) {

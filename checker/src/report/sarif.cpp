@@ -37,7 +37,8 @@ std::string sarif_level(const std::string& severity) { return severity == "warni
 std::string render_report_sarif(const nlohmann::json& document) {
   ordered rules = ordered::array();
   std::vector<std::string> rule_ids;
-  auto add_rule = [&](const std::string& id, const std::string& name, const std::string& severity, const std::string& summary) {
+  auto add_rule = [&](const std::string& id, const std::string& name, const std::string& severity,
+                      const std::string& summary) {
     rule_ids.push_back(id);
     rules.push_back({{"id", id},
                      {"name", name},
@@ -47,7 +48,8 @@ std::string render_report_sarif(const nlohmann::json& document) {
   };
   if (document.contains("lint")) {
     for (const auto& rule : document["lint"].value("rules", nlohmann::json::array())) {
-      add_rule(rule.value("id", ""), rule.value("name", ""), rule.value("severity", "error"), rule.value("summary", ""));
+      add_rule(rule.value("id", ""), rule.value("name", ""), rule.value("severity", "error"),
+               rule.value("summary", ""));
     }
   }
   ordered results = ordered::array();

@@ -1,8 +1,9 @@
 #include "store/release_store.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdlib>
-#include <fmt/format.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -169,11 +170,13 @@ ResolvedRelease ReleaseStore::resolve(const std::string& text) const {
   if (text == "newest") return from_stored(require_newest());
   auto version = TorchVersion::try_parse(text);
   if (!version) {
-    throw ToolError(fmt::format("{}: neither a torch version (2.10, 2.10.1, newest) nor an existing torch directory", text));
+    throw ToolError(
+        fmt::format("{}: neither a torch version (2.10, 2.10.1, newest) nor an existing torch directory", text));
   }
   if (version->minor_release() < kOldestStableRelease) {
-    throw ToolError(fmt::format("torch {} is older than {}, the first release with the stable ABI headers this tool checks",
-                                text, kOldestStableRelease.to_string()));
+    throw ToolError(
+        fmt::format("torch {} is older than {}, the first release with the stable ABI headers this tool checks", text,
+                    kOldestStableRelease.to_string()));
   }
   return from_stored(require(text));
 }

@@ -37,8 +37,8 @@ std::vector<std::string> expected_verdicts(const fs::path& tree) {
       if (marker == std::string::npos) continue;
       std::string include = line.substr(0, marker);
       include.erase(include.find_last_not_of(' ') + 1);
-      expected.push_back(fs::relative(entry.path(), project).string() + ":" + std::to_string(number) + ": " +
-                         include + " " + line.substr(marker + 11));
+      expected.push_back(fs::relative(entry.path(), project).string() + ":" + std::to_string(number) + ": " + include +
+                         " " + line.substr(marker + 11));
     }
   }
   return expected;

@@ -77,8 +77,8 @@ reason = "was used by an op that has since been ported"
 
 TEST(AuditAllowlist, AnEntryWithoutReasonIsAToolError) {
   auto allowlist = write_allowlist("allow_no_reason.toml", "[[symbol]]\nname = \"_ZN3c10*\"\n");
-  AuditRun run = run_audit_json({std::string(TORCH_ABI_CHECK_FIXTURES) + "/audit/bad/stripped.so", "--allowlist",
-                                 allowlist.string()});
+  AuditRun run = run_audit_json(
+      {std::string(TORCH_ABI_CHECK_FIXTURES) + "/audit/bad/stripped.so", "--allowlist", allowlist.string()});
   EXPECT_EQ(run.exit_code, 2) << run.output;
   EXPECT_NE(run.output.find("needs a reason"), std::string::npos) << run.output;
 }

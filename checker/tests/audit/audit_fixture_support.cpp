@@ -1,7 +1,6 @@
 #include "audit/audit_fixture_support.h"
 
 #include <fmt/format.h>
-
 #include <unistd.h>
 
 #include <fstream>
@@ -15,7 +14,9 @@
 namespace abicheck::testing {
 namespace {
 
-std::filesystem::path fixtures_dir() { return std::filesystem::path(TORCH_ABI_CHECK_FIXTURES) / "audit" / "extensions"; }
+std::filesystem::path fixtures_dir() {
+  return std::filesystem::path(TORCH_ABI_CHECK_FIXTURES) / "audit" / "extensions";
+}
 
 std::vector<std::string> split(const std::string& text, char separator) {
   std::vector<std::string> parts;
@@ -83,8 +84,16 @@ std::optional<std::filesystem::path> build_extension_fixture(const ExtensionFixt
   auto newest_input = std::max(std::filesystem::last_write_time(fixture.source),
                                std::filesystem::last_write_time(fixtures_dir() / "target_marker.h"));
   if (std::filesystem::exists(output) && std::filesystem::last_write_time(output, error) > newest_input) return output;
-  std::vector<std::string> argv = {"c++", "-std=c++17", "-shared", "-fPIC", "-O1", "-I", release->include_dir.string(),
-                                   "-I", (release->include_dir / "torch/csrc/api/include").string(), "-I",
+  std::vector<std::string> argv = {"c++",
+                                   "-std=c++17",
+                                   "-shared",
+                                   "-fPIC",
+                                   "-O1",
+                                   "-I",
+                                   release->include_dir.string(),
+                                   "-I",
+                                   (release->include_dir / "torch/csrc/api/include").string(),
+                                   "-I",
                                    fixtures_dir().string()};
   if (fixture.target != "none") argv.push_back("-DTORCH_TARGET_VERSION=" + fixture.target);
   // Tests run in parallel and may build the same fixture: each writes its own temporary file.
@@ -102,7 +111,8 @@ std::optional<std::filesystem::path> build_extension_fixture(const ExtensionFixt
 AuditRun run_audit_json(std::vector<std::string> arguments) {
   // A file of its own per run, so that run_cli also proves `report` on it agrees with the audit.
   static int runs = 0;
-  std::filesystem::path json_file = audit_scratch_dir() / ("run-" + std::to_string(getpid()) + "-" + std::to_string(++runs) + ".json");
+  std::filesystem::path json_file =
+      audit_scratch_dir() / ("run-" + std::to_string(getpid()) + "-" + std::to_string(++runs) + ".json");
   std::filesystem::remove(json_file);
   arguments.insert(arguments.begin(), "audit");
   arguments.insert(arguments.end(), {"--json", json_file.string()});

@@ -13,11 +13,11 @@ namespace abicheck::testing {
 struct ExtensionFixture {
   std::string name;  // file stem: "target_2_12"
   std::filesystem::path source;
-  std::string build_release;   // "2.12": whose headers compile it
-  std::string target;          // TORCH_TARGET_VERSION value, or "none"
+  std::string build_release;  // "2.12": whose headers compile it
+  std::string target;         // TORCH_TARGET_VERSION value, or "none"
   std::string expected_verdict;
-  std::string expected_min_torch;   // "2.12" or "-"
-  std::string expected_declared;    // "2.10" or "-"
+  std::string expected_min_torch;  // "2.12" or "-"
+  std::string expected_declared;   // "2.10" or "-"
   std::vector<std::string> expected_unstable_namespaces;
   std::optional<std::string> expected_dlsym;
   std::vector<std::string> audit_arguments;

@@ -1,6 +1,5 @@
 // Every bad input under fixtures/audit/bad/ against the exit code and message in expected.json.
 #include <gtest/gtest.h>
-
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -49,7 +48,8 @@ TEST_P(BadInputAudit, ExitsWithItsCodeAndAClearMessage) {
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, BadInputAudit, ::testing::ValuesIn(bad_inputs()), [](const auto& info) {
   std::string name = info.param.file;
-  std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
+  std::replace_if(
+      name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
   return name;
 });
 

@@ -36,7 +36,7 @@ TEST_P(ExtensionFixtureAudit, MatchesItsExpectation) {
   std::set<std::string> namespaces;
   for (const auto& symbol : binary["unstable_symbols"]) namespaces.insert(symbol["namespace"].get<std::string>());
   EXPECT_EQ(namespaces, std::set<std::string>(fixture.expected_unstable_namespaces.begin(),
-                                               fixture.expected_unstable_namespaces.end()))
+                                              fixture.expected_unstable_namespaces.end()))
       << run.output;
   if (fixture.expected_dlsym) {
     bool found = std::any_of(binary["shim_symbols"].begin(), binary["shim_symbols"].end(), [&](const auto& shim) {

@@ -4,9 +4,8 @@
 // its embedded marker (kernels/include/abiref/target_marker.h). The negative control must come out
 // unstable with its c10 and at imports. Builds share the matrix integration tests' cache in the
 // build tree (same keys), so a re-run audits without compiling.
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <set>

@@ -1,11 +1,11 @@
 // The compiled-in shim index (generate_shim_index.py at build time) must date every shim exactly as
 // reading the inventories does, and must be what the audit uses for the project's shim_decls/.
-#include <gtest/gtest.h>
+#include "audit/shim_catalog.h"
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include "audit/embedded_shim_index.h"
-#include "audit/shim_catalog.h"
 #include "core/project_paths.h"
 
 namespace abicheck {

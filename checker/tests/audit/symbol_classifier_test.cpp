@@ -15,7 +15,7 @@ TEST(SymbolClassifier, OutermostNamespaceOfManglingShapes) {
   EXPECT_EQ(outermost_namespace("_ZN3c106detail14torchCheckFailEPKcS2_jS2_"), "c10");
   EXPECT_EQ(outermost_namespace("_ZNK2at10TensorBase3dimEv"), "at");
   EXPECT_EQ(outermost_namespace("_ZTVN5torch8autograd4NodeE"), "torch");  // vtable
-  EXPECT_EQ(outermost_namespace("_ZTIN3c1011StorageImplE"), "c10");      // typeinfo
+  EXPECT_EQ(outermost_namespace("_ZTIN3c1011StorageImplE"), "c10");       // typeinfo
   EXPECT_EQ(outermost_namespace("_ZNSt6vectorIiSaIiEE9push_backERKi"), "std");
   EXPECT_EQ(outermost_namespace("_ZSt9terminatev"), "std");
   EXPECT_EQ(outermost_namespace("_Z16THPVariable_WrapN2at10TensorBaseE"), "(global: THP)");

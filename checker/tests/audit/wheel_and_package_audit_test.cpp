@@ -1,9 +1,9 @@
 // Wheels and installed packages built from the fixture extensions: the declared target comes from
 // Requires-Dist, verdicts roll up per wheel, and an installed package reads its dist-info.
-#include <algorithm>
 #include <gtest/gtest.h>
 #include <zip.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include "audit/audit_fixture_support.h"
@@ -53,13 +53,14 @@ TEST(WheelAudit, RequiresDistIsTheDeclaredTargetAndTheWheelTakesItsWorstObject) 
   auto dlsym_object = fixture_object("dlsym_newer_shim", why);
   if (!needs_2_12 || !dlsym_object) GTEST_SKIP() << why;
   auto wheel = audit_scratch_dir() / "fixturepkg-1.0-cp39-abi3-manylinux_2_28_x86_64.whl";
-  write_wheel(wheel, {{"fixturepkg/_tags.so", read_file(*needs_2_12)},
-                      {"fixturepkg/_ops.so", read_file(*dlsym_object)},
-                      {"fixturepkg/__init__.py", ""},
-                      {"fixturepkg-1.0.dist-info/METADATA",
-                       "Metadata-Version: 2.1\nName: fixturepkg\nRequires-Dist: torch (>=2.10)\n"
-                       "Requires-Dist: pytest ; extra == \"test\"\n"},
-                      {"fixturepkg-1.0.dist-info/WHEEL", "Wheel-Version: 1.0\nTag: cp39-abi3-manylinux_2_28_x86_64\n"}});
+  write_wheel(wheel,
+              {{"fixturepkg/_tags.so", read_file(*needs_2_12)},
+               {"fixturepkg/_ops.so", read_file(*dlsym_object)},
+               {"fixturepkg/__init__.py", ""},
+               {"fixturepkg-1.0.dist-info/METADATA",
+                "Metadata-Version: 2.1\nName: fixturepkg\nRequires-Dist: torch (>=2.10)\n"
+                "Requires-Dist: pytest ; extra == \"test\"\n"},
+               {"fixturepkg-1.0.dist-info/WHEEL", "Wheel-Version: 1.0\nTag: cp39-abi3-manylinux_2_28_x86_64\n"}});
   AuditRun run = run_audit_json({wheel.string()});
   EXPECT_EQ(run.exit_code, 1) << run.output;
   ASSERT_EQ(run.report["wheels"].size(), 1u) << run.output;
@@ -89,7 +90,8 @@ TEST(WheelAudit, InstalledPackageDirectoryReadsItsDistInfo) {
   std::filesystem::create_directories(site_packages / "fixture_pkg-1.0.dist-info");
   std::filesystem::copy_file(*needs_2_12, site_packages / "fixture_pkg" / "lib" / "_C.so");
   std::ofstream(site_packages / "fixture_pkg" / "__init__.py") << "";
-  std::ofstream(site_packages / "fixture_pkg-1.0.dist-info" / "METADATA") << "Name: fixture-pkg\nRequires-Dist: torch>=2.12\n";
+  std::ofstream(site_packages / "fixture_pkg-1.0.dist-info" / "METADATA")
+      << "Name: fixture-pkg\nRequires-Dist: torch>=2.12\n";
   AuditRun run = run_audit_json({(site_packages / "fixture_pkg").string()});
   EXPECT_EQ(run.exit_code, 0) << run.output;
   ASSERT_EQ(run.report["binaries"].size(), 1u) << run.output;

@@ -6,9 +6,9 @@
 #include <fstream>
 
 #include "baseline/release_baseline.h"
-#include "core/tool_error.h"
-#include "core/scoped_temp_dir.h"
 #include "core/project_paths.h"
+#include "core/scoped_temp_dir.h"
+#include "core/tool_error.h"
 #include "store/release_store.h"
 
 namespace abicheck {

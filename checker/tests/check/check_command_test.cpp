@@ -3,7 +3,6 @@
 // Python. Each fixture's expected.json holds its exit code, verdict and findings. Builds are cached
 // under the build tree (check-test-cache/), so a re-run only repeats the smoke runs.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -44,7 +43,8 @@ bool has_finding(const json& findings, const json& expected) {
   return std::ranges::any_of(findings, [&](const json& finding) {
     return finding["stage"] == expected["stage"] && finding["where"] == expected["where"] &&
            finding["kind"] == expected["kind"] &&
-           finding["message"].get<std::string>().find(expected["message_contains"].get<std::string>()) != std::string::npos;
+           finding["message"].get<std::string>().find(expected["message_contains"].get<std::string>()) !=
+               std::string::npos;
   });
 }
 
@@ -68,11 +68,10 @@ class CheckCommand : public ::testing::Test {
     const fs::path project = fixtures / name;
     const json expected = read_json(project / "expected.json");
     const auto before = tree_of(project);
-    ProcessResult result = testing::run_cli({"check", project.string(), "--work-dir", (cache_dir / name).string(),
-                                             "--json", (output_ / "check.json").string(), "--junit",
-                                             (output_ / "check.junit.xml").string(), "--sarif",
-                                             (output_ / "check.sarif").string(), "--html",
-                                             (output_ / "check.html").string()});
+    ProcessResult result =
+        testing::run_cli({"check", project.string(), "--work-dir", (cache_dir / name).string(), "--json",
+                          (output_ / "check.json").string(), "--junit", (output_ / "check.junit.xml").string(),
+                          "--sarif", (output_ / "check.sarif").string(), "--html", (output_ / "check.html").string()});
     EXPECT_EQ(result.exit_code, expected["exit_code"].get<int>()) << result.output;
     EXPECT_EQ(tree_of(project), before) << "check wrote into the project";
     json document = read_json(output_ / "check.json");
@@ -141,7 +140,8 @@ TEST_F(CheckCommand, ProjectWithoutTargetIsAFindingAndIsCheckedOnTheNewestOnly) 
   ASSERT_EQ(document["check"]["builds"].size(), 1u);
   EXPECT_EQ(document["check"]["builds"][0]["torch"], "2.15");
   EXPECT_EQ(document["check"]["builds"][0]["built"], true);
-  EXPECT_EQ(document["check"]["notes"].back(), "no smoke test configured ([tool.torch-abi-check] smoke = \"...\"): nothing was run");
+  EXPECT_EQ(document["check"]["notes"].back(),
+            "no smoke test configured ([tool.torch-abi-check] smoke = \"...\"): nothing was run");
 }
 
 // A project known only by its compile_commands.json has nothing to build with: it is linted, and
@@ -151,25 +151,28 @@ TEST_F(CheckCommand, CompileCommandsOnlyProjectIsLintedNotBuilt) {
   fs::create_directories(project);
   fs::copy_file(fixtures / "cmake_ok" / "src" / "ops.cpp", project / "ops.cpp");
   std::ofstream(project / "compile_commands.json")
-      << json::array({{{"directory", project.string()}, {"file", "ops.cpp"},
+      << json::array({{{"directory", project.string()},
+                       {"file", "ops.cpp"},
                        {"command", "g++ -DTORCH_TARGET_VERSION=0x020E000000000000 -c ops.cpp"}}})
              .dump();
   ProcessResult result = testing::run_cli({"check", project.string(), "--work-dir", (output_ / "work").string(),
                                            "--json", (output_ / "check.json").string()});
   EXPECT_EQ(result.exit_code, 0) << result.output;
   json document = read_json(output_ / "check.json");
-  EXPECT_EQ(document["verdict"]["lines"][0], "lint clean for torch 2.14 … 2.15 (not built: no CMakeLists.txt or setup.py)");
+  EXPECT_EQ(document["verdict"]["lines"][0],
+            "lint clean for torch 2.14 … 2.15 (not built: no CMakeLists.txt or setup.py)");
   EXPECT_TRUE(document["check"]["build_system"].is_null());
   EXPECT_TRUE(document["check"]["builds"].empty());
 }
 
 TEST(CheckCommandInput, UnknownConfigKeyIsOneLineNamingTheFileAndTheKey) {
   const fs::path project = fixtures / "bad_config";
-  ProcessResult result = testing::run_cli({"check", project.string(), "--work-dir",
-                                           (cache_dir / "bad_config").string()});
+  ProcessResult result =
+      testing::run_cli({"check", project.string(), "--work-dir", (cache_dir / "bad_config").string()});
   EXPECT_EQ(result.exit_code, 2) << result.output;
   EXPECT_EQ(std::ranges::count(result.output, '\n'), 1) << result.output;
-  EXPECT_NE(result.output.find((project / "pyproject.toml").string() + ": unknown key 'smoke_command'"), std::string::npos)
+  EXPECT_NE(result.output.find((project / "pyproject.toml").string() + ": unknown key 'smoke_command'"),
+            std::string::npos)
       << result.output;
 }
 

@@ -1,12 +1,12 @@
 // The [tool.torch-abi-check] table: what each key means and how a bad one is reported.
-#include <gtest/gtest.h>
+#include "check/check_config.h"
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 
-#include "check/check_config.h"
 #include "core/tool_error.h"
 
 namespace abicheck {
@@ -29,8 +29,9 @@ class CheckConfigFile : public ::testing::Test {
 };
 
 TEST_F(CheckConfigFile, PyprojectTableGivesTargetBuildSmokeAndTimeout) {
-  write("pyproject.toml", "[project]\nname = \"x\"\n[tool.torch-abi-check]\ntarget = \"0x020D000000000000\"\n"
-                          "build = \"setuptools\"\nsmoke = \"python smoke.py\"\ntimeout_s = 30\n");
+  write("pyproject.toml",
+        "[project]\nname = \"x\"\n[tool.torch-abi-check]\ntarget = \"0x020D000000000000\"\n"
+        "build = \"setuptools\"\nsmoke = \"python smoke.py\"\ntimeout_s = 30\n");
   CheckConfig config = load_check_config(dir_, std::nullopt);
   EXPECT_EQ(config.target, (TorchVersion{2, 13, 0}));
   EXPECT_EQ(config.build, ProjectBuildKind::Setuptools);

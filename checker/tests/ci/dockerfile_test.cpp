@@ -20,8 +20,8 @@ std::string read_project_file(const std::string& relative) {
 TEST(Dockerfile, BuildsOnACudaDevelImageThatSetupKnows) {
   std::string dockerfile = read_project_file("Dockerfile");
   std::smatch base;
-  ASSERT_TRUE(std::regex_search(dockerfile, base, std::regex(R"(^FROM\s+nvidia/cuda:[\w.]+-devel-(\w+?)\d)",
-                                                              std::regex::multiline)))
+  ASSERT_TRUE(std::regex_search(dockerfile, base,
+                                std::regex(R"(^FROM\s+nvidia/cuda:[\w.]+-devel-(\w+?)\d)", std::regex::multiline)))
       << "the base image must be a CUDA toolkit (devel) image, so the CUDA kernels compile";
   std::string setup = read_project_file("ci/setup.sh");
   EXPECT_NE(setup.find("os-release"), std::string::npos) << "ci/setup.sh must read the distribution it runs on";

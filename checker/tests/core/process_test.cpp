@@ -30,8 +30,8 @@ TEST(Process, KillsTheWholeGroupOnTimeout) {
 }
 
 TEST(Process, MemoryLimitEndsARunawayChildOnly) {
-  auto result = run_process({.argv = {"python3", "-c", "b = bytearray(2 * 1024**3)"},
-                             .memory_limit_bytes = std::size_t{512} << 20});
+  auto result = run_process(
+      {.argv = {"python3", "-c", "b = bytearray(2 * 1024**3)"}, .memory_limit_bytes = std::size_t{512} << 20});
   EXPECT_FALSE(result.succeeded());
   EXPECT_NE(result.output.find("MemoryError"), std::string::npos);
 }

@@ -4,8 +4,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "core/scoped_temp_dir.h"
 #include "core/project_paths.h"
+#include "core/scoped_temp_dir.h"
 #include "support/cli.h"
 
 namespace abicheck {
@@ -24,8 +24,8 @@ int line_count(const std::string& text) { return static_cast<int>(std::ranges::c
 TEST(DiffCli, BreakingChangeExitsOneAndWritesTheJsonReport) {
   ScopedTempDir work("diff-cli");
   auto json_path = work.path() / "diff.json";
-  ProcessResult result = run_cli({"diff", fixture("signature_changed/old"), fixture("signature_changed/new"), "--json",
-                                  json_path.string()});
+  ProcessResult result = run_cli(
+      {"diff", fixture("signature_changed/old"), fixture("signature_changed/new"), "--json", json_path.string()});
   EXPECT_EQ(result.exit_code, 1) << result.output;
   auto report = nlohmann::json::parse(std::ifstream(json_path)).at("diffs").at(0);
   ASSERT_FALSE(report.at("changes").empty());
@@ -123,8 +123,8 @@ INSTANTIATE_TEST_SUITE_P(Files, CorruptBaseline, ::testing::Values("inventory.js
 
 TEST(TimelineCli, RendersEveryCommittedBaselineAsMarkdownAndHtml) {
   ScopedTempDir work("timeline");
-  ProcessResult result = run_cli({"timeline", "--markdown", (work.path() / "t.md").string(), "--html",
-                                  (work.path() / "t.html").string()});
+  ProcessResult result =
+      run_cli({"timeline", "--markdown", (work.path() / "t.md").string(), "--html", (work.path() / "t.html").string()});
   ASSERT_EQ(result.exit_code, 0) << result.output;
   std::ifstream markdown(work.path() / "t.md");
   std::string text((std::istreambuf_iterator<char>(markdown)), std::istreambuf_iterator<char>());

@@ -1,16 +1,23 @@
 // One test per planted change under fixtures/diff/<case>/: old/ and new/ are header trees, and
-// expected.json beside them lists the changes the diff must report, with their verdicts.
+// expected.json beside them lists the changes the diff must report, with their verdicts. A case may
+// also carry a suppressions.toml, passed to the diff as `--suppressions` would pass it. Every kind of
+// change must be planted by at least one case.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
 
-#include "core/scoped_temp_dir.h"
 #include "core/process.h"
+#include "core/scoped_temp_dir.h"
 #include "diff/baseline_diff.h"
 #include "diff/baseline_source.h"
 #include "diff/diff_judgement.h"
+#include "diff/suppressions.h"
 
 namespace abicheck {
 namespace {
@@ -26,12 +33,25 @@ std::vector<std::string> fixture_cases() {
   return cases;
 }
 
-// A tree whose new/ carries a libtorch_cpu.c gets that library built into new/lib/, in a copy.
-std::filesystem::path prepare_new_tree(const std::filesystem::path& fixture, const ScopedTempDir& work) {
-  std::filesystem::path source = fixture / "new" / "libtorch_cpu.c";
-  if (!std::filesystem::exists(source)) return fixture / "new";
-  std::filesystem::path copy = work.path() / "new";
-  std::filesystem::copy(fixture / "new", copy, std::filesystem::copy_options::recursive);
+nlohmann::json read_expected(const std::string& fixture_case) {
+  return nlohmann::json::parse(std::ifstream(kDiffFixtures / fixture_case / "expected.json"));
+}
+
+// The names of every ChangeKind (all_change_kinds: the build checks that list is complete).
+std::vector<std::string> every_change_kind_name() {
+  std::vector<std::string> names;
+  for (ChangeKind kind : all_change_kinds()) names.emplace_back(to_string(kind));
+  return names;
+}
+
+// A side (old/ or new/) that carries a libtorch_cpu.c gets that library built into <side>/lib/, in a
+// copy: the fixture itself holds no binaries.
+std::filesystem::path prepare_tree(const std::filesystem::path& fixture, const std::string& side,
+                                   const ScopedTempDir& work) {
+  std::filesystem::path source = fixture / side / "libtorch_cpu.c";
+  if (!std::filesystem::exists(source)) return fixture / side;
+  std::filesystem::path copy = work.path() / side;
+  std::filesystem::copy(fixture / side, copy, std::filesystem::copy_options::recursive);
   std::filesystem::create_directories(copy / "lib");
   ProcessResult built = run_process(
       {.argv = {"cc", "-shared", "-fPIC", "-o", (copy / "lib" / "libtorch_cpu.so").string(), source.string()}});
@@ -39,22 +59,28 @@ std::filesystem::path prepare_new_tree(const std::filesystem::path& fixture, con
   return copy;
 }
 
+std::vector<Suppression> fixture_suppressions(const std::filesystem::path& fixture) {
+  std::filesystem::path path = fixture / "suppressions.toml";
+  if (!std::filesystem::exists(path)) return {};
+  return load_suppressions(path);
+}
+
 class DiffFixture : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(DiffFixture, ReportsThePlantedChangeWithItsVerdict) {
   std::filesystem::path fixture = kDiffFixtures / GetParam();
-  auto expected = nlohmann::json::parse(std::ifstream(fixture / "expected.json"));
+  auto expected = read_expected(GetParam());
   ScopedTempDir work("diff-fixture");
-  AbiDiff diff = diff_baselines(obtain_baseline((fixture / "old").string(), {}),
-                                obtain_baseline(prepare_new_tree(fixture, work).string(), {}));
+  AbiDiff diff =
+      diff_baselines(obtain_baseline(prepare_tree(fixture, "old", work).string(), {}),
+                     obtain_baseline(prepare_tree(fixture, "new", work).string(), {}), fixture_suppressions(fixture));
 
   std::set<std::pair<std::string, std::string>> expected_keys;
   for (const auto& item : expected.at("changes")) {
     std::string name = item.at("name"), kind = item.at("kind");
     expected_keys.insert({name, kind});
-    auto found = std::ranges::find_if(diff.changes, [&](const AbiChange& c) {
-      return c.name == name && to_string(c.kind) == kind;
-    });
+    auto found = std::ranges::find_if(diff.changes,
+                                      [&](const AbiChange& c) { return c.name == name && to_string(c.kind) == kind; });
     ASSERT_NE(found, diff.changes.end()) << "missing " << kind << " of " << name;
     EXPECT_EQ(to_string(found->verdict()), item.at("verdict").get<std::string>()) << name;
     EXPECT_NE(found->detail.find(item.at("detail_contains").get<std::string>()), std::string::npos)
@@ -72,6 +98,27 @@ TEST_P(DiffFixture, ReportsThePlantedChangeWithItsVerdict) {
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, DiffFixture, ::testing::ValuesIn(fixture_cases()),
                          [](const auto& info) { return info.param; });
+
+// A kind no fixture plants is a kind nothing proves the diff can still report. DiffFixture checks that
+// each case's expected.json is what the diff reports, so naming the kind there is enough here.
+class DiffFixtureCoverage : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(DiffFixtureCoverage, SomeFixturePlantsTheKind) {
+  const std::string& kind = GetParam();
+  std::vector<std::string> cases = fixture_cases();
+  bool planted = std::ranges::any_of(cases, [&](const std::string& fixture_case) {
+    return std::ranges::any_of(read_expected(fixture_case).at("changes"),
+                               [&](const nlohmann::json& item) { return item.at("kind") == kind; });
+  });
+  EXPECT_TRUE(planted) << "no fixtures/diff/<case>/expected.json plants a '" << kind << "' change";
+}
+
+INSTANTIATE_TEST_SUITE_P(ChangeKinds, DiffFixtureCoverage, ::testing::ValuesIn(every_change_kind_name()),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           std::ranges::replace(name, '-', '_');
+                           return name;
+                         });
 
 }  // namespace
 }  // namespace abicheck

@@ -1,7 +1,8 @@
 // A candidate that is not a store release becomes a runtime like any other: what torch/version.py
 // and the environment say, and the matrix plan that runs the releases up to the last one under it.
-#include <gtest/gtest.h>
+#include "gate/candidate_release.h"
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -10,7 +11,6 @@
 
 #include "core/project_paths.h"
 #include "core/tool_error.h"
-#include "gate/candidate_release.h"
 #include "matrix/matrix_runner.h"
 
 namespace abicheck {
@@ -47,7 +47,8 @@ TEST(CandidateRelease, SourceBuildVersionAndCpuWheelAreRead) {
 TEST(CandidateRelease, GateScopeRunsTheReleasesUpToTheLastUnderTheCandidateOnly) {
   ReleaseStore store(ReleaseStore::default_root());
   auto candidate = store.find("2.15");
-  if (!candidate || !store.find("2.9") || !store.find("2.14")) GTEST_SKIP() << "the torch store lacks 2.9, 2.14 or 2.15";
+  if (!candidate || !store.find("2.9") || !store.find("2.14"))
+    GTEST_SKIP() << "the torch store lacks 2.9, 2.14 or 2.15";
   MatrixOptions options;
   options.newest_release = TorchVersion{2, 14, 0};
   options.runtimes = {*candidate};

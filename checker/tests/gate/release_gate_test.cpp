@@ -3,7 +3,6 @@
 // builds of 2.9 and 2.14 loaded into it). What it must find is what the committed baselines and
 // `lint headers` say about 2.15: two generated shims added without a guard, and the H001 errors.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <filesystem>
@@ -35,7 +34,8 @@ class ReleaseGate : public ::testing::Test {
   void SetUp() override {
     ReleaseStore store(ReleaseStore::default_root());
     auto candidate = store.find("2.15");
-    if (!candidate || !store.find("2.9") || !store.find("2.14")) GTEST_SKIP() << "the torch store lacks 2.9, 2.14 or 2.15";
+    if (!candidate || !store.find("2.9") || !store.find("2.14"))
+      GTEST_SKIP() << "the torch store lacks 2.9, 2.14 or 2.15";
     candidate_dir_ = candidate->torch_dir;
     output_ = fs::temp_directory_path() / ("release-gate-test-" + std::to_string(getpid()));
     fs::create_directories(output_);
@@ -47,12 +47,13 @@ class ReleaseGate : public ::testing::Test {
 };
 
 TEST_F(ReleaseGate, TorchDirCandidateAgainstTheLastReleaseFindsWhatTheBaselinesSay) {
-  ProcessResult gate = testing::run_cli({"release-gate", "--candidate", candidate_dir_.string(), "--last", "2.14", "--spec",
-                                         (gate_fixtures / "small-matrix.toml").string(), "--cache-dir", gate_cache.string(),
-                                         "--json", (output_ / "gate.json").string(), "--html", (output_ / "gate.html").string(),
-                                         "--junit", (output_ / "gate.xml").string()});
+  ProcessResult gate = testing::run_cli({"release-gate", "--candidate", candidate_dir_.string(), "--last", "2.14",
+                                         "--spec", (gate_fixtures / "small-matrix.toml").string(), "--cache-dir",
+                                         gate_cache.string(), "--json", (output_ / "gate.json").string(), "--html",
+                                         (output_ / "gate.html").string(), "--junit", (output_ / "gate.xml").string()});
   ASSERT_EQ(gate.exit_code, 1) << gate.describe() << "\n" << gate.output;
-  EXPECT_NE(gate.output.find("release gate: torch 2.15.0 against 2.14: fails (diff, lint)"), std::string::npos) << gate.output;
+  EXPECT_NE(gate.output.find("release gate: torch 2.15.0 against 2.14: fails (diff, lint)"), std::string::npos)
+      << gate.output;
 
   nlohmann::json document = read_json(output_ / "gate.json");
   EXPECT_EQ(document["gate"]["candidate"], "2.15.0");
@@ -112,23 +113,33 @@ TEST_F(ReleaseGateBadInput, EachIsOneLineAndExitTwo) {
   std::ofstream(no_python / "version.py") << "__version__ = '2.16.0a0+git0123abc'\ncuda: Optional[str] = None\n";
 
   const std::vector<BadGateInput> cases = {
-      {"neither a path nor a version", {}, "no/such/torch", "no/such/torch: neither a torch version (2.10, 2.10.1, newest) nor an existing torch directory"},
+      {"neither a path nor a version",
+       {},
+       "no/such/torch",
+       "no/such/torch: neither a torch version (2.10, 2.10.1, newest) nor an existing torch directory"},
       {"a directory that is not torch", {}, gate_fixtures.string(), "not a torch package directory"},
       {"an environment without python", {}, no_python.string(), "no python for this torch"},
       {"last release not older", {"--last", "2.15"}, "", "--last 2.15: not older than the candidate 2.15"},
-      {"no baseline of the last release", {"--last", "2.8", "--baselines", (output_ / "none").string()}, "",
+      {"no baseline of the last release",
+       {"--last", "2.8", "--baselines", (output_ / "none").string()},
+       "",
        "no committed baseline of the last release 2.8"},
-      {"no baseline older than the candidate", {"--baselines", (output_ / "none").string()}, "",
+      {"no baseline older than the candidate",
+       {"--baselines", (output_ / "none").string()},
+       "",
        "no committed baseline older than the candidate 2.15"},
       {"a bad last version", {"--last", "two"}, "", "two"},
-      {"a bad spec", {"--spec", (fs::path(TORCH_ABI_CHECK_FIXTURES) / "report" / "truncated.json").string()}, "",
+      {"a bad spec",
+       {"--spec", (fs::path(TORCH_ABI_CHECK_FIXTURES) / "report" / "truncated.json").string()},
+       "",
        "truncated.json"},
   };
   for (const auto& bad : cases) {
     fs::path report = output_ / "gate.json";
-    std::vector<std::string> arguments = {"release-gate", "--candidate",
-                                          bad.candidate.empty() ? candidate_dir_.string() : bad.candidate, "--json",
-                                          report.string(), "--cache-dir", gate_cache.string()};
+    std::vector<std::string> arguments = {
+        "release-gate",     "--candidate",   bad.candidate.empty() ? candidate_dir_.string() : bad.candidate,
+        "--json",           report.string(), "--cache-dir",
+        gate_cache.string()};
     arguments.insert(arguments.end(), bad.arguments.begin(), bad.arguments.end());
     ProcessResult result = testing::run_cli(arguments);
     EXPECT_EQ(result.exit_code, 2) << bad.name << "\n" << result.output;

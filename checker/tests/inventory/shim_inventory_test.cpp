@@ -17,11 +17,12 @@ std::filesystem::path write_temp(const std::string& name, const std::string& con
 }
 
 TEST(ShimInventory, JsonRoundTripsEveryField) {
-  ShimInventory inventory{TorchVersion{2, 10, 0},
-                          {{"torch_get_num_threads", DeclarationKind::Function, "AOTITorchError torch_get_num_threads(uint32_t *)",
-                            "torch/csrc/stable/c/shim.h", 42, "", TorchVersion{2, 10, 0}},
-                           {"TORCH_VERSION_2_10_0", DeclarationKind::Macro, "0x020A000000000000",
-                            "torch/csrc/stable/version.h", 7, "USE_CUDA", TorchVersion{2, 9, 0}}}};
+  ShimInventory inventory{
+      TorchVersion{2, 10, 0},
+      {{"torch_get_num_threads", DeclarationKind::Function, "AOTITorchError torch_get_num_threads(uint32_t *)",
+        "torch/csrc/stable/c/shim.h", 42, "", TorchVersion{2, 10, 0}},
+       {"TORCH_VERSION_2_10_0", DeclarationKind::Macro, "0x020A000000000000", "torch/csrc/stable/version.h", 7,
+        "USE_CUDA", TorchVersion{2, 9, 0}}}};
   auto path = write_temp("inventory_roundtrip.json", inventory_to_json(inventory));
   ShimInventory loaded = load_inventory(path);
   EXPECT_EQ(loaded.release, inventory.release);

@@ -1,13 +1,14 @@
+#include "lint/extension/extension_rules.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "core/project_paths.h"
 #include "inventory/shim_inventory.h"
 #include "lint/extension/extension_parser.h"
-#include "lint/extension/extension_rules.h"
 #include "lint/extension/extension_sources.h"
 #include "lint/lint_expectations.h"
 #include "store/release_store.h"

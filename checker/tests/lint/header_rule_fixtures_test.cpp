@@ -1,8 +1,8 @@
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "inventory/inventory_collector.h"
 #include "lint/headers/header_lint_input.h"

@@ -1,19 +1,19 @@
+#include "lint/headers/header_rules.h"
+
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <fstream>
-
-#include <fmt/format.h>
-#include <unistd.h>
-
-#include "lint/headers/header_rules.h"
 
 namespace abicheck {
 namespace {
 
 ShimDeclaration function(std::string name, const std::string& since, std::string signature = "void f(void)") {
-  return {std::move(name), DeclarationKind::Function, std::move(signature), "torch/csrc/stable/c/shim.h", 10, "",
-          TorchVersion::parse(since)};
+  return {
+      std::move(name),           DeclarationKind::Function, std::move(signature), "torch/csrc/stable/c/shim.h", 10, "",
+      TorchVersion::parse(since)};
 }
 
 ShimInventory inventory(const std::string& release, std::vector<ShimDeclaration> declarations) {
@@ -22,7 +22,8 @@ ShimInventory inventory(const std::string& release, std::vector<ShimDeclaration>
 
 std::vector<std::string> rules_found(const HeaderLintInput& input) {
   std::vector<std::string> rules;
-  for (const auto& d : run_header_rules(input)) rules.push_back(d.rule + " " + d.message.substr(1, d.message.find('\'', 1) - 1));
+  for (const auto& d : run_header_rules(input))
+    rules.push_back(d.rule + " " + d.message.substr(1, d.message.find('\'', 1) - 1));
   std::ranges::sort(rules);
   return rules;
 }
@@ -31,18 +32,15 @@ std::vector<std::string> rules_found(const HeaderLintInput& input) {
 TEST(HeaderRules, FindEachPlantedFaultAndNothingElse) {
   HeaderLintInput input;
   input.include_dir = "/tree";
-  input.earlier = {inventory("2.9", {function("old_shim", "2.9")}),
-                   inventory("2.10", {function("old_shim", "2.9"), function("torch_a", "2.10"),
-                                      function("torch_removed", "2.10")}),
-                   inventory("2.11", {function("old_shim", "2.9"), function("torch_a", "2.10"),
-                                      function("torch_removed", "2.10"), function("torch_b", "2.11"),
-                                      function("torch_resigned", "2.11", "int g(int)")})};
-  input.candidate = inventory("2.12", {function("old_shim", "2.9"),
-                                       function("torch_a", "2.9"),                       // H001: guard lost
-                                       function("torch_b", "2.12"),                      // H002: guard too new
-                                       function("torch_resigned", "2.11", "int g(long)"),  // H003: signature
-                                       function("torch_new_ok", "2.12"),
-                                       function("torch_new_bad", "2.11")});               // H006
+  input.earlier = {
+      inventory("2.9", {function("old_shim", "2.9")}),
+      inventory("2.10", {function("old_shim", "2.9"), function("torch_a", "2.10"), function("torch_removed", "2.10")}),
+      inventory("2.11", {function("old_shim", "2.9"), function("torch_a", "2.10"), function("torch_removed", "2.10"),
+                         function("torch_b", "2.11"), function("torch_resigned", "2.11", "int g(int)")})};
+  input.candidate = inventory("2.12", {function("old_shim", "2.9"), function("torch_a", "2.9"),  // H001: guard lost
+                                       function("torch_b", "2.12"),                              // H002: guard too new
+                                       function("torch_resigned", "2.11", "int g(long)"),        // H003: signature
+                                       function("torch_new_ok", "2.12"), function("torch_new_bad", "2.11")});  // H006
   EXPECT_EQ(rules_found(input), (std::vector<std::string>{"H001 torch_a", "H002 torch_b", "H003 torch_removed",
                                                           "H003 torch_resigned", "H006 torch_new_bad"}));
 }
@@ -51,8 +49,8 @@ TEST(HeaderRules, CleanTreeHasNoFinding) {
   HeaderLintInput input;
   input.earlier = {inventory("2.9", {function("old_shim", "2.9")}),
                    inventory("2.10", {function("old_shim", "2.9"), function("torch_a", "2.10")})};
-  input.candidate = inventory("2.11", {function("old_shim", "2.9"), function("torch_a", "2.10"),
-                                       function("torch_new", "2.11")});
+  input.candidate =
+      inventory("2.11", {function("old_shim", "2.9"), function("torch_a", "2.10"), function("torch_new", "2.11")});
   EXPECT_TRUE(run_header_rules(input).empty());
 }
 

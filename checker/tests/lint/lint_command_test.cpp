@@ -1,7 +1,7 @@
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <fmt/format.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -77,8 +77,8 @@ TEST_F(LintCommandTest, JsonReportHasOneObjectPerDiagnosticAndIsDeterministic) {
 TEST_F(LintCommandTest, HeaderLintJsonCarriesItsVerdict) {
   fs::path json = scratch_ / "headers.json";
   fs::path tree = fixture("headers/H001/bad");
-  auto result = run_lint({"headers", "--torch", (tree / "include").string(), "--baselines", (tree / "baselines").string(),
-                          "--json", json.string()});
+  auto result = run_lint({"headers", "--torch", (tree / "include").string(), "--baselines",
+                          (tree / "baselines").string(), "--json", json.string()});
   ASSERT_EQ(result.exit_code, 1) << result.output;
   auto document = nlohmann::json::parse(read_file(json));
   EXPECT_EQ(document["command"], "lint headers");
@@ -90,20 +90,20 @@ TEST_F(LintCommandTest, HeaderLintJsonCarriesItsVerdict) {
 // Validated against the official SARIF 2.1.0 schema by validate_sarif.py (see ci/setup.sh).
 TEST_F(LintCommandTest, SarifReportValidatesAgainstTheSarif210Schema) {
   fs::path sarif = scratch_ / "lint.sarif";
-  ASSERT_EQ(run_lint({"extension", fixture("extension/E002/bad").string(), "--torch", "2.11", "--sarif",
-                      sarif.string()})
-                .exit_code,
-            1);
+  ASSERT_EQ(
+      run_lint({"extension", fixture("extension/E002/bad").string(), "--torch", "2.11", "--sarif", sarif.string()})
+          .exit_code,
+      1);
   const char* configured = std::getenv("TORCH_ABI_CHECK_TOOLS_VENV");
   const char* cache = std::getenv("XDG_CACHE_HOME");
-  fs::path venv = configured ? fs::path(configured)
-                             : (cache ? fs::path(cache) : fs::path(std::getenv("HOME")) / ".cache") /
-                                   "torch-abi-check-tools";
-  auto validation = run_process({.argv = {(venv / "bin" / "python").string(),
-                                          (fs::path(TORCH_ABI_CHECK_FIXTURES).parent_path() / "checker" / "tests" /
-                                           "lint" / "validate_sarif.py")
-                                              .string(),
-                                          sarif.string()}});
+  fs::path venv = configured
+                      ? fs::path(configured)
+                      : (cache ? fs::path(cache) : fs::path(std::getenv("HOME")) / ".cache") / "torch-abi-check-tools";
+  auto validation = run_process(
+      {.argv = {(venv / "bin" / "python").string(),
+                (fs::path(TORCH_ABI_CHECK_FIXTURES).parent_path() / "checker" / "tests" / "lint" / "validate_sarif.py")
+                    .string(),
+                sarif.string()}});
   EXPECT_EQ(validation.exit_code, 0) << validation.output;
   auto document = nlohmann::json::parse(read_file(sarif));
   EXPECT_EQ(document["version"], "2.1.0");
@@ -148,8 +148,8 @@ TEST(LintReferenceKernels, HaveNoFinding) {
   namespace fs = std::filesystem;
   fs::path build_dir = fs::path(TORCH_ABI_CHECK_CLI).parent_path().parent_path();
   fs::path script = fs::path(TORCH_ABI_CHECK_FIXTURES).parent_path() / "bench" / "bench_lint_kernels.sh";
-  auto result = run_process({.argv = {"bash", script.string(), build_dir.string()},
-                             .timeout = std::chrono::minutes(10)});
+  auto result =
+      run_process({.argv = {"bash", script.string(), build_dir.string()}, .timeout = std::chrono::minutes(10)});
   EXPECT_EQ(result.exit_code, 0) << result.output;
   EXPECT_NE(result.output.find("0 error(s), 0 warning(s)"), std::string::npos) << result.output;
 }

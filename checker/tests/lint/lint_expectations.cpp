@@ -1,6 +1,7 @@
 #include "lint/lint_expectations.h"
 
 #include <fmt/format.h>
+
 #include <fstream>
 #include <regex>
 #include <sstream>

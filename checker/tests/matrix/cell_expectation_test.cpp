@@ -28,8 +28,12 @@ CellRun load_failure(const std::string& message) {
 std::string exit_description(int exit_code) { return "exit " + std::to_string(exit_code); }
 
 CellRun completed(int passed, int failed) {
-  return CellRun{.exit_code = failed ? 1 : 0, .describe = "exit 0", .result_written = true, .loaded = true,
-                 .cases_passed = passed, .cases_failed = failed};
+  return CellRun{.exit_code = failed ? 1 : 0,
+                 .describe = "exit 0",
+                 .result_written = true,
+                 .loaded = true,
+                 .cases_passed = passed,
+                 .cases_failed = failed};
 }
 
 TEST(MatrixExpectation, PassWhenTargetIsAtMostBuildAndRuntime) {
@@ -149,16 +153,22 @@ TEST(MatrixClassification, UnstableBreakAtLoadIsExpectedAndWorkingIsAPass) {
 
 // A project's smoke test (check) is judged by the same classifier: one command, no result file.
 CellRun smoke(int exit_code, const std::string& last_line) {
-  return CellRun{.tests = CellTests::SmokeTest, .exit_code = exit_code, .describe = exit_description(exit_code),
-                 .result_written = true, .loaded = true, .cases_passed = exit_code == 0 ? 1 : 0,
-                 .cases_failed = exit_code == 0 ? 0 : 1, .last_output_line = last_line};
+  return CellRun{.tests = CellTests::SmokeTest,
+                 .exit_code = exit_code,
+                 .describe = exit_description(exit_code),
+                 .result_written = true,
+                 .loaded = true,
+                 .cases_passed = exit_code == 0 ? 1 : 0,
+                 .cases_failed = exit_code == 0 ? 0 : 1,
+                 .last_output_line = last_line};
 }
 
 TEST(MatrixClassification, SmokeTestPassesAndFailsByItsExitStatus) {
   auto passed = classify_cell(Expectation::Pass, v2_12, built, true, smoke(0, "ok"), first_exporting);
   EXPECT_EQ(passed.outcome, CellOutcome::Pass);
   EXPECT_EQ(passed.reason, "smoke test passed");
-  auto failed = classify_cell(Expectation::Pass, v2_12, built, true, smoke(1, "AssertionError: 3 != 4"), first_exporting);
+  auto failed =
+      classify_cell(Expectation::Pass, v2_12, built, true, smoke(1, "AssertionError: 3 != 4"), first_exporting);
   EXPECT_EQ(failed.outcome, CellOutcome::UnexpectedFail);
   EXPECT_EQ(failed.reason, "smoke test failed (exit 1): AssertionError: 3 != 4");
 }

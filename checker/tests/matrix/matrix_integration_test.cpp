@@ -2,7 +2,6 @@
 // crashes. Results are cached under the build tree, so a re-run costs little; a fresh machine
 // builds everything once (a few minutes on two cores).
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -39,7 +38,8 @@ std::string read_text(const fs::path& file) {
 const nlohmann::json* find_cell(const nlohmann::json& cells, const std::string& backend, const std::string& build,
                                 const std::string& target, const std::string& runtime) {
   for (const auto& cell : cells) {
-    if (cell["backend"] == backend && cell["build"] == build && cell["target"] == target && cell["runtime"] == runtime) {
+    if (cell["backend"] == backend && cell["build"] == build && cell["target"] == target &&
+        cell["runtime"] == runtime) {
       return &cell;
     }
   }
@@ -107,8 +107,8 @@ TEST_F(MatrixIntegration, SmallMatrixMeetsTheVersionRules) {
   EXPECT_NE(read_text(output_ / "m.md").find("**No finding**"), std::string::npos);
 
   // Nothing changed: the re-run takes every build and cell from the cache.
-  auto again = testing::run_cli({"matrix", (fixtures / "small.toml").string(), "--cache-dir", cache_dir.string(),
-                                 "--jobs", "2"});
+  auto again = testing::run_cli(
+      {"matrix", (fixtures / "small.toml").string(), "--cache-dir", cache_dir.string(), "--jobs", "2"});
   ASSERT_EQ(again.exit_code, 0) << again.output;
   EXPECT_NE(again.output.find("(12 builds, 12 cached"), std::string::npos) << again.output;
 }

@@ -39,8 +39,8 @@ TEST(BrowserReport, GridOfARealMatrixRunShowsInHeadlessChromium) {
   ProcessResult matrix = testing::run_cli({"matrix", std::string(TORCH_ABI_CHECK_FIXTURES) + "/report/tiny-matrix.toml",
                                            "--json", matrix_json.string(), "--cache-dir", (work / "cache").string()});
   ASSERT_TRUE(matrix.exit_code == 0 || matrix.exit_code == 1) << matrix.describe() << "\n" << matrix.output;
-  ProcessResult report = testing::run_cli({"report", matrix_json.string(), "--html", html.string(), "--title",
-                                           "tiny matrix"});
+  ProcessResult report =
+      testing::run_cli({"report", matrix_json.string(), "--html", html.string(), "--title", "tiny matrix"});
   ASSERT_TRUE(report.exit_code == 0 || report.exit_code == 1) << report.describe() << "\n" << report.output;
 
   auto cells = nlohmann::json::parse(read_text(matrix_json))["matrix"]["cells"];
@@ -52,8 +52,8 @@ TEST(BrowserReport, GridOfARealMatrixRunShowsInHeadlessChromium) {
 
   std::regex grid_cell(R"re(<td class="cell outcome-([a-z-]+)" data-outcome="([a-z-]+)")re");
   std::map<std::string, int> dom_outcomes;
-  for (auto match = std::sregex_iterator(dom.output.begin(), dom.output.end(), grid_cell); match != std::sregex_iterator();
-       ++match) {
+  for (auto match = std::sregex_iterator(dom.output.begin(), dom.output.end(), grid_cell);
+       match != std::sregex_iterator(); ++match) {
     EXPECT_EQ((*match)[1], (*match)[2]);
     ++dom_outcomes[(*match)[2]];
   }
@@ -66,7 +66,8 @@ TEST(BrowserReport, GridOfARealMatrixRunShowsInHeadlessChromium) {
 
   fs::path screenshot = work / "report.png";
   fs::remove(screenshot);
-  ProcessResult shot = run_chromium(chromium, work / "profile", {"--screenshot=" + screenshot.string(), "file://" + html.string()});
+  ProcessResult shot =
+      run_chromium(chromium, work / "profile", {"--screenshot=" + screenshot.string(), "file://" + html.string()});
   ASSERT_TRUE(shot.succeeded()) << shot.describe() << "\n" << shot.output;
   EXPECT_GT(fs::file_size(screenshot), 10'000u);
 }

@@ -1,11 +1,12 @@
 // The release gate's judgement and report from plain results: which stages fail, the verdict line,
 // the document's sections and the JUnit cases, without running anything.
+#include "report/gate_report.h"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include "gate/gate_judgement.h"
-#include "report/gate_report.h"
 #include "report/report_document.h"
 #include "report/report_formats.h"
 
@@ -21,8 +22,12 @@ ReleaseGateResult clean_result() {
   result.diff.old_release = {2, 15, 0};
   result.diff.new_release = {2, 16, 0};
   result.diff.changes = {{.name = "torch_new_shim", .kind = ChangeKind::Added, .detail = "guarded at 2.16"}};
-  result.matrix.cells = {{.suite = "abiref", .build = {2, 9, 0}, .target = {2, 9, 0}, .runtime = {2, 16, 0},
-                          .expected = Expectation::Pass, .outcome = CellOutcome::Pass}};
+  result.matrix.cells = {{.suite = "abiref",
+                          .build = {2, 9, 0},
+                          .target = {2, 9, 0},
+                          .runtime = {2, 16, 0},
+                          .expected = Expectation::Pass,
+                          .outcome = CellOutcome::Pass}};
   return result;
 }
 
@@ -45,8 +50,11 @@ TEST(GateReport, CleanCandidatePasses) {
 TEST(GateReport, EachStageWithAFindingIsNamed) {
   ReleaseGateResult result = clean_result();
   result.diff.changes.push_back({.name = "aoti_torch_old", .kind = ChangeKind::FunctionRemoved, .detail = "gone"});
-  result.lint.report.diagnostics.push_back({.where = {"/env/lib/python3.11/site-packages/torch/include/torch/csrc/stable/c/shim.h", 7, 1},
-                                            .rule = "H006", .severity = LintSeverity::Error, .message = "unguarded"});
+  result.lint.report.diagnostics.push_back(
+      {.where = {"/env/lib/python3.11/site-packages/torch/include/torch/csrc/stable/c/shim.h", 7, 1},
+       .rule = "H006",
+       .severity = LintSeverity::Error,
+       .message = "unguarded"});
   result.matrix.cells[0].outcome = CellOutcome::UnexpectedFail;
   Judgement judgement = judge_release_gate(result);
   EXPECT_TRUE(judgement.has_findings());
@@ -55,18 +63,23 @@ TEST(GateReport, EachStageWithAFindingIsNamed) {
   EXPECT_EQ(judgement.findings[1].file, "torch/csrc/stable/c/shim.h") << "relative to the candidate's include dir";
 
   nlohmann::json document = release_gate_document(result);
-  EXPECT_EQ(document["lint"]["diagnostics"][0]["file"], "torch/csrc/stable/c/shim.h") << "relative to the candidate's include dir";
+  EXPECT_EQ(document["lint"]["diagnostics"][0]["file"], "torch/csrc/stable/c/shim.h")
+      << "relative to the candidate's include dir";
   EXPECT_EQ(document["verdict"]["exit_code"], 1);
   EXPECT_EQ(judgement_of(document).findings.size(), 3u);
   std::string junit = render_report_junit(document);
-  EXPECT_NE(junit.find(R"x(classname="release-gate.diff" name="aoti_torch_old (2.15 -&gt; 2.16)")x"), std::string::npos) << junit;
-  EXPECT_NE(junit.find(R"(classname="release-gate.lint" name="torch/csrc/stable/c/shim.h:7:1")"), std::string::npos) << junit;
+  EXPECT_NE(junit.find(R"x(classname="release-gate.diff" name="aoti_torch_old (2.15 -&gt; 2.16)")x"), std::string::npos)
+      << junit;
+  EXPECT_NE(junit.find(R"(classname="release-gate.lint" name="torch/csrc/stable/c/shim.h:7:1")"), std::string::npos)
+      << junit;
   EXPECT_NE(junit.find(R"(classname="matrix.abiref.cpu.B2.9.T2.9.R2.16" name="cell")"), std::string::npos) << junit;
 }
 
 TEST(GateReport, SuppressedBreakingChangeDoesNotFailTheGate) {
   ReleaseGateResult result = clean_result();
-  result.diff.changes.push_back({.name = "torch_from_blob", .kind = ChangeKind::SignatureChanged, .detail = "parameter 2",
+  result.diff.changes.push_back({.name = "torch_from_blob",
+                                 .kind = ChangeKind::SignatureChanged,
+                                 .detail = "parameter 2",
                                  .suppressed_because = "never shipped"});
   EXPECT_FALSE(judge_release_gate(result).has_findings());
   EXPECT_EQ(release_gate_document(result)["verdict"]["exit_code"], 0);

@@ -11,9 +11,11 @@ fs::path find_chromium() {
   return {};
 }
 
-ProcessResult run_chromium(const fs::path& chromium, const fs::path& profile, const std::vector<std::string>& arguments) {
-  std::vector<std::string> argv = {chromium.string(), "--headless", "--no-sandbox", "--disable-gpu",
-                                   "--user-data-dir=" + profile.string(), "--window-size=1366,900"};
+ProcessResult run_chromium(const fs::path& chromium, const fs::path& profile,
+                           const std::vector<std::string>& arguments) {
+  std::vector<std::string> argv = {
+      chromium.string(),       "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=" + profile.string(),
+      "--window-size=1366,900"};
   argv.insert(argv.end(), arguments.begin(), arguments.end());
   // Without a D-Bus session chromium logs errors but works; the DOM goes to stdout either way.
   return run_process({.argv = argv, .timeout = std::chrono::minutes(2)});

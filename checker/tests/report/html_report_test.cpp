@@ -21,9 +21,8 @@ json report_of(const json& sections, std::vector<Finding> findings = {}, std::ve
 
 json cell(const std::string& build, const std::string& target, const std::string& runtime, const std::string& outcome,
           const std::string& log = "") {
-  return {{"suite", "abiref"}, {"backend", "cpu"},      {"build", build}, {"target", target},
-          {"runtime", runtime}, {"expected", "pass"},   {"outcome", outcome}, {"reason", ""},
-          {"duration_s", 1.5},  {"log", log}};
+  return {{"suite", "abiref"},  {"backend", "cpu"},   {"build", build}, {"target", target},  {"runtime", runtime},
+          {"expected", "pass"}, {"outcome", outcome}, {"reason", ""},   {"duration_s", 1.5}, {"log", log}};
 }
 
 std::size_t occurrences(const std::string& text, const std::string& needle) {
@@ -41,9 +40,11 @@ std::string embedded_data(const std::string& html) {
 }
 
 TEST(HtmlReport, GridHasOneCellPerMatrixCellWithItsOutcomeClass) {
-  json document = report_of({{"matrix", {{"cells", {cell("2.9", "2.9", "2.10", "pass"), cell("2.9", "2.9", "2.9", "pass"),
-                                                    cell("2.10", "2.10", "2.9", "expected-fail"),
-                                                    cell("2.10", "2.10", "2.10", "crash", "Segmentation fault")}}}}},
+  json document = report_of({{"matrix",
+                              {{"cells",
+                                {cell("2.9", "2.9", "2.10", "pass"), cell("2.9", "2.9", "2.9", "pass"),
+                                 cell("2.10", "2.10", "2.9", "expected-fail"),
+                                 cell("2.10", "2.10", "2.10", "crash", "Segmentation fault")}}}}},
                             {{.stage = "matrix", .kind = "crash", .where = "abiref cpu B2.10 T2.10 R2.10"}});
   std::string html = render_html_report(document);
   EXPECT_EQ(occurrences(html, R"(class="cell outcome-)"), 4u);
@@ -86,8 +87,14 @@ TEST(HtmlReport, InvalidUtf8InALogIsReplacedNotFatal) {
 }
 
 TEST(HtmlReport, RendersOnlyTheSectionsTheDocumentHas) {
-  json document = report_of({{"lint", {{"diagnostics", {{{"rule", "E001"}, {"severity", "error"}, {"file", "src/op.cpp"},
-                                                         {"line", 3}, {"column", 1}, {"message", "no TORCH_TARGET_VERSION"}}}}}}});
+  json document = report_of({{"lint",
+                              {{"diagnostics",
+                                {{{"rule", "E001"},
+                                  {"severity", "error"},
+                                  {"file", "src/op.cpp"},
+                                  {"line", 3},
+                                  {"column", 1},
+                                  {"message", "no TORCH_TARGET_VERSION"}}}}}}});
   std::string html = render_html_report(document);
   EXPECT_NE(html.find(R"(<section id="lint">)"), std::string::npos);
   EXPECT_NE(html.find("<code>src/op.cpp:3:1</code>"), std::string::npos);
@@ -97,12 +104,19 @@ TEST(HtmlReport, RendersOnlyTheSectionsTheDocumentHas) {
 }
 
 TEST(HtmlReport, DiffAndAuditTablesMarkTheirFindings) {
-  json document = report_of({
-      {"diffs", {{{"changes", {{{"name", "torch_from_blob"}, {"kind", "function"}, {"verdict", "breaking"},
-                               {"detail", "parameter 7 changed"}}}}}}},
-      {"audit", {{"binaries", {{{"path", "lib/ext.so"}, {"verdict", "unstable"}, {"min_torch", nullptr},
-                                {"declared_target", "2.10"},
-                                {"unstable_symbols", {{{"name", "_ZN3c10"}, {"demangled", "c10::foo()"}}}}}}}}}});
+  json document = report_of({{"diffs",
+                              {{{"changes",
+                                 {{{"name", "torch_from_blob"},
+                                   {"kind", "function"},
+                                   {"verdict", "breaking"},
+                                   {"detail", "parameter 7 changed"}}}}}}},
+                             {"audit",
+                              {{"binaries",
+                                {{{"path", "lib/ext.so"},
+                                  {"verdict", "unstable"},
+                                  {"min_torch", nullptr},
+                                  {"declared_target", "2.10"},
+                                  {"unstable_symbols", {{{"name", "_ZN3c10"}, {"demangled", "c10::foo()"}}}}}}}}}});
   std::string html = render_html_report(document);
   EXPECT_NE(html.find(R"(<td class="finding">breaking</td>)"), std::string::npos);
   EXPECT_NE(html.find(R"(<td class="finding">unstable</td>)"), std::string::npos);
@@ -121,13 +135,15 @@ TEST(HtmlReport, IsSelfContained) {
 
 TEST(HtmlReport, ShowsTheVerdictTheStagesWroteAndJudgesNothingItself) {
   // A breaking change in the diff section, but no finding in the verdict: the page says no finding.
-  json unjudged = report_of({{"diffs", {{{"changes", {{{"name", "f"}, {"verdict", "breaking"}}}}}}}}, {}, {"diff: judged clean"});
+  json unjudged =
+      report_of({{"diffs", {{{"changes", {{{"name", "f"}, {"verdict", "breaking"}}}}}}}}, {}, {"diff: judged clean"});
   std::string html = render_html_report(unjudged);
   EXPECT_NE(html.find(R"(<p id="verdict" class="verdict verdict-clean">No finding</p>)"), std::string::npos);
   EXPECT_NE(html.find("<li>diff: judged clean</li>"), std::string::npos);
   // A warning is shown but is no finding; an error names its stage.
-  json judged = report_of(json::object(), {{.stage = "lint", .kind = "E007", .severity = FindingSeverity::Warning, .where = "a.cpp:1:1"},
-                                           {.stage = "audit", .kind = "stale-allowlist-entry", .where = "allowlist line 3"}});
+  json judged = report_of(
+      json::object(), {{.stage = "lint", .kind = "E007", .severity = FindingSeverity::Warning, .where = "a.cpp:1:1"},
+                       {.stage = "audit", .kind = "stale-allowlist-entry", .where = "allowlist line 3"}});
   html = render_html_report(judged);
   EXPECT_NE(html.find(R"(<p id="verdict" class="verdict verdict-findings">Findings in audit</p>)"), std::string::npos);
   EXPECT_NE(html.find(R"(<section id="findings">)"), std::string::npos);
@@ -139,9 +155,10 @@ json diff_output(const std::string& from, const std::string& to, json changes) {
 }
 
 TEST(HtmlReport, DiffsOfSeveralReleasePairsShowOldestFirst) {
-  json document = report_of({{"diffs", {diff_output("2.9", "2.10", {{{"name", "f"}, {"kind", "added-without-guard"},
-                                                                      {"verdict", "breaking"}}}),
-                                        diff_output("2.10", "2.11", json::array())}}});
+  json document = report_of(
+      {{"diffs",
+        {diff_output("2.9", "2.10", {{{"name", "f"}, {"kind", "added-without-guard"}, {"verdict", "breaking"}}}),
+         diff_output("2.10", "2.11", json::array())}}});
   std::string html = render_html_report(document);
   auto first = html.find("<h3>2.9 -&gt; 2.10</h3>");
   auto second = html.find("<h3>2.10 -&gt; 2.11</h3>");
@@ -151,14 +168,19 @@ TEST(HtmlReport, DiffsOfSeveralReleasePairsShowOldestFirst) {
 }
 
 TEST(HtmlReport, SuppressedBreakingChangeIsNoFinding) {
-  json document = report_of({{"diffs", {diff_output("2.10", "2.11", {{{"name", "torch_from_blob"}, {"kind", "signature-changed"},
-                                                                        {"verdict", "breaking"}, {"suppressed", "never shipped"}}})}}});
+  json document = report_of({{"diffs",
+                              {diff_output("2.10", "2.11",
+                                           {{{"name", "torch_from_blob"},
+                                             {"kind", "signature-changed"},
+                                             {"verdict", "breaking"},
+                                             {"suppressed", "never shipped"}}})}}});
   EXPECT_NE(render_html_report(document).find("[suppressed: never shipped]"), std::string::npos);
 }
 
 TEST(HtmlReport, SameDocumentRendersToTheSameBytes) {
-  json document = report_of({{"matrix", {{"cells", {cell("2.10", "2.9", "2.10", "pass"), cell("2.9", "2.9", "2.10", "pass")}}}}},
-                            {}, {"works on torch 2.9 ... 2.10"});
+  json document =
+      report_of({{"matrix", {{"cells", {cell("2.10", "2.9", "2.10", "pass"), cell("2.9", "2.9", "2.10", "pass")}}}}},
+                {}, {"works on torch 2.9 ... 2.10"});
   EXPECT_EQ(render_html_report(document), render_html_report(json::parse(document.dump())));
   EXPECT_NE(render_html_report(document).find("<li>works on torch 2.9 ... 2.10</li>"), std::string::npos);
 }

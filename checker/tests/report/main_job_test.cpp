@@ -5,7 +5,6 @@
 // and exit 1, since the real baselines have breaking changes; `report` on its JSON exits 1 too.
 // The --html flags of matrix and diff are checked here too.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <filesystem>
@@ -43,7 +42,8 @@ class MainJob : public ::testing::Test {
  protected:
   void SetUp() override {
     ReleaseStore store(ReleaseStore::default_root());
-    if (!store.find("2.9") || store.releases().size() < 2) GTEST_SKIP() << "the torch store lacks 2.9 and a newer release";
+    if (!store.find("2.9") || store.releases().size() < 2)
+      GTEST_SKIP() << "the torch store lacks 2.9 and a newer release";
     output_ = fs::temp_directory_path() / ("main-job-test-" + std::to_string(getpid()));
     fs::create_directories(output_);
   }
@@ -53,7 +53,8 @@ class MainJob : public ::testing::Test {
 
 TEST_F(MainJob, WritesOneReportOfEveryStageAndEndsWithASummary) {
   fs::path out = output_ / "reports";
-  ProcessResult job = run_main_job({"--spec", tiny_matrix.string(), "--out", out.string(), "--cache-dir", job_cache.string()});
+  ProcessResult job =
+      run_main_job({"--spec", tiny_matrix.string(), "--out", out.string(), "--cache-dir", job_cache.string()});
   ASSERT_EQ(job.exit_code, 1) << job.describe() << "\n" << job.output;
 
   auto document = nlohmann::json::parse(read_text(out / "report.json"));
@@ -87,11 +88,13 @@ TEST_F(MainJob, WritesOneReportOfEveryStageAndEndsWithASummary) {
   // In a real browser: the grid and one diff table per release pair.
   fs::path chromium = testing::find_chromium();
   if (chromium.empty()) GTEST_SKIP() << "no chromium (ci/setup.sh installs it on Debian)";
-  ProcessResult dom = testing::run_chromium(chromium, output_ / "profile", {"--dump-dom", "file://" + (out / "report.html").string()});
+  ProcessResult dom =
+      testing::run_chromium(chromium, output_ / "profile", {"--dump-dom", "file://" + (out / "report.html").string()});
   ASSERT_TRUE(dom.succeeded()) << dom.describe() << "\n" << dom.output;
   EXPECT_NE(dom.output.find(R"(<table class="grid" data-backend="cpu">)"), std::string::npos);
   std::regex pair_heading(R"re(<h3>[0-9.]+ -&gt; [0-9.]+</h3>)re");
-  auto headings = std::distance(std::sregex_iterator(dom.output.begin(), dom.output.end(), pair_heading), std::sregex_iterator());
+  auto headings =
+      std::distance(std::sregex_iterator(dom.output.begin(), dom.output.end(), pair_heading), std::sregex_iterator());
   EXPECT_EQ(static_cast<std::size_t>(headings), baselines.size() - 1);
 }
 
@@ -116,7 +119,8 @@ TEST(HtmlFlag, DiffWritesTheSelfContainedReportOfOneReleasePair) {
 TEST(HtmlFlag, MatrixWritesTheGridWithEveryCellsLog) {
   if (!ReleaseStore(ReleaseStore::default_root()).find("2.9")) GTEST_SKIP() << "the torch store lacks 2.9";
   fs::path html = fs::temp_directory_path() / ("matrix-html-" + std::to_string(getpid()) + ".html");
-  ProcessResult matrix = testing::run_cli({"matrix", "--spec", tiny_matrix.string(), "--cache-dir", job_cache.string(), "--html", html.string()});
+  ProcessResult matrix = testing::run_cli(
+      {"matrix", "--spec", tiny_matrix.string(), "--cache-dir", job_cache.string(), "--html", html.string()});
   ASSERT_EQ(matrix.exit_code, 0) << matrix.output;
   std::string page = read_text(html);
   EXPECT_NE(page.find(R"(<table class="grid" data-backend="cpu">)"), std::string::npos);

@@ -26,7 +26,8 @@ TEST(ReportCommand, TruncatedJsonIsOneErrorLineAndNoFile) {
 }
 
 TEST(ReportCommand, JsonOfAnotherCommandIsOneErrorLineAndNoFile) {
-  expect_refused("unknown-shape.json", "not a torch-abi-check report (no schema_version; write it with a command's --json)");
+  expect_refused("unknown-shape.json",
+                 "not a torch-abi-check report (no schema_version; write it with a command's --json)");
 }
 
 }  // namespace

@@ -58,7 +58,9 @@ TEST(ReportDocument, MergeJoinsSectionsAndVerdictsAndOrdersDiffsOldestFirst) {
 }
 
 void expect_refused(const std::string& content, const std::string& problem) {
-  fs::path file = fs::temp_directory_path() / ("report-document-test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + ".json");
+  fs::path file =
+      fs::temp_directory_path() /
+      ("report-document-test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + ".json");
   std::ofstream(file) << content;
   try {
     read_report_document(file);
@@ -71,8 +73,10 @@ void expect_refused(const std::string& content, const std::string& problem) {
 
 TEST(ReportDocument, ReadRefusesWhatIsNotAVersionedDocument) {
   expect_refused("{\"cells\": [", "not valid JSON (byte 12)");
-  expect_refused("{\"cells\": []}", "not a torch-abi-check report (no schema_version; write it with a command's --json)");
-  expect_refused("{\"schema_version\": 99, \"verdict\": {}}", "schema_version 99 is not the one this torch-abi-check reads (1)");
+  expect_refused("{\"cells\": []}",
+                 "not a torch-abi-check report (no schema_version; write it with a command's --json)");
+  expect_refused("{\"schema_version\": 99, \"verdict\": {}}",
+                 "schema_version 99 is not the one this torch-abi-check reads (1)");
   expect_refused("{\"schema_version\": 1, \"verdict\": {\"lines\": 3}}",
                  "its verdict is malformed (see docs/schemas/report.schema.json)");
 }

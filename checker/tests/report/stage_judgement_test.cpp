@@ -11,9 +11,14 @@ namespace {
 
 TEST(StageJudgement, MatrixFindsUnexpectedCellsOnly) {
   MatrixResult result;
-  for (CellOutcome outcome : {CellOutcome::Pass, CellOutcome::ExpectedFail, CellOutcome::NotRun, CellOutcome::Timeout}) {
-    result.cells.push_back({.suite = "abiref", .build = {2, 9, 0}, .target = {2, 9, 0}, .runtime = {2, 10, 0},
-                            .outcome = outcome, .reason = "why"});
+  for (CellOutcome outcome :
+       {CellOutcome::Pass, CellOutcome::ExpectedFail, CellOutcome::NotRun, CellOutcome::Timeout}) {
+    result.cells.push_back({.suite = "abiref",
+                            .build = {2, 9, 0},
+                            .target = {2, 9, 0},
+                            .runtime = {2, 10, 0},
+                            .outcome = outcome,
+                            .reason = "why"});
   }
   Judgement judgement = judge_matrix(result);
   ASSERT_EQ(judgement.findings.size(), 1u);
@@ -37,8 +42,9 @@ TEST(StageJudgement, DiffFindsBreakingChangesNoSuppressionAccepted) {
 
 TEST(StageJudgement, LintErrorsFailAndWarningsDoNot) {
   LintReport report;
-  report.diagnostics = {{.where = {"/p/src/a.cpp", 4, 2}, .rule = "E007", .severity = LintSeverity::Warning},
-                        {.where = {"/p/src/b.cpp", 9, 1}, .rule = "E002", .severity = LintSeverity::Error, .message = "m"}};
+  report.diagnostics = {
+      {.where = {"/p/src/a.cpp", 4, 2}, .rule = "E007", .severity = LintSeverity::Warning},
+      {.where = {"/p/src/b.cpp", 9, 1}, .rule = "E002", .severity = LintSeverity::Error, .message = "m"}};
   Judgement judgement = judge_lint(report, "/p");
   ASSERT_EQ(judgement.findings.size(), 2u);
   EXPECT_EQ(judgement.findings[1].where, "src/b.cpp:9:1");
@@ -50,7 +56,8 @@ TEST(StageJudgement, LintErrorsFailAndWarningsDoNot) {
 
 TEST(StageJudgement, AuditFindsUnstableBinariesFailuresAndStaleAllowlistEntries) {
   AuditReport report;
-  report.binaries = {{.path = "ok.so"}, {.path = "bad.so", .verdict = AuditVerdict::Unstable, .reasons = {"imports c10"}}};
+  report.binaries = {{.path = "ok.so"},
+                     {.path = "bad.so", .verdict = AuditVerdict::Unstable, .reasons = {"imports c10"}}};
   report.failures = {{.path = "broken.so", .problem = "not an ELF file"}};
   report.stale_allowlist_entries = {{.pattern = "_ZN3c10*", .line = 4}};
   Judgement judgement = judge_audit(report);

@@ -87,7 +87,8 @@ TEST_F(ReleaseResolve, AVersionIsTheStoreReleaseWithEverythingABuildNeeds) {
 TEST_F(ReleaseResolve, AMissingReleaseSaysHowToInstallIt) {
   EXPECT_NE(error_of("2.12").find("torch 2.12 is not installed in the store"), std::string::npos) << error_of("2.12");
   EXPECT_NE(error_of("2.12").find("run: torch-abi-check store install 2.12"), std::string::npos);
-  EXPECT_NE(error_of("newest").find("no torch release installed (run: torch-abi-check store install)"), std::string::npos);
+  EXPECT_NE(error_of("newest").find("no torch release installed (run: torch-abi-check store install)"),
+            std::string::npos);
   EXPECT_NE(error_of("2.8").find("older than 2.9"), std::string::npos) << error_of("2.8");
   EXPECT_EQ(error_of("no/such/torch"),
             "no/such/torch: neither a torch version (2.10, 2.10.1, newest) nor an existing torch directory");

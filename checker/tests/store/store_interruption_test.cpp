@@ -1,11 +1,11 @@
 // An install killed half-way must never be listed and must be redone by the next install; two
 // installs into one store at once must not corrupt it. Runs against a scratch store that borrows
 // the default store's shared CUDA libraries (hard links), so only torch itself is downloaded.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -31,8 +31,8 @@ class ScratchStore : public ::testing::Test {
     fs::remove_all(root_);
     fs::create_directories(root_ / "cuda");
     auto shared = fmt::format("cu{}", *oldest->cuda_major);
-    auto linked = run_process({.argv = {"cp", "-al", (defaults.root() / "cuda" / shared).string(),
-                                        (root_ / "cuda" / shared).string()}});
+    auto linked = run_process(
+        {.argv = {"cp", "-al", (defaults.root() / "cuda" / shared).string(), (root_ / "cuda" / shared).string()}});
     ASSERT_TRUE(linked.succeeded()) << linked.output;
   }
   void TearDown() override { fs::remove_all(root_); }
@@ -50,7 +50,8 @@ TEST_F(ScratchStore, AnInstallKilledHalfWayIsNotListedAndIsRedone) {
       "setsid {cli} --store {root} store install 2.9 >/dev/null 2>&1 & pid=$!\n"
       "for i in $(seq 600); do [ -d {marker} ] && break; sleep 0.2; done\n"
       "sleep 1; kill -KILL -- -$pid; wait $pid; [ -d {marker} ]",
-      fmt::arg("cli", TORCH_ABI_CHECK_CLI), fmt::arg("root", root_.string()), fmt::arg("marker", half_installed.string()));
+      fmt::arg("cli", TORCH_ABI_CHECK_CLI), fmt::arg("root", root_.string()),
+      fmt::arg("marker", half_installed.string()));
   auto killed = run_process({.argv = {"bash", "-c", script}, .timeout = 5min});
   ASSERT_TRUE(killed.succeeded()) << "the install never reached the torch wheel: " << killed.output;
   EXPECT_TRUE(listed().empty()) << "a killed install was listed as installed";

@@ -30,15 +30,17 @@ std::optional<fs::path> json_output(const std::vector<std::string>& arguments) {
 fs::path tools_python() {
   const char* configured = std::getenv("TORCH_ABI_CHECK_TOOLS_VENV");
   const char* cache = std::getenv("XDG_CACHE_HOME");
-  fs::path venv = configured ? fs::path(configured)
-                             : (cache ? fs::path(cache) : fs::path(std::getenv("HOME")) / ".cache") / "torch-abi-check-tools";
+  fs::path venv = configured
+                      ? fs::path(configured)
+                      : (cache ? fs::path(cache) : fs::path(std::getenv("HOME")) / ".cache") / "torch-abi-check-tools";
   return venv / "bin" / "python";
 }
 
 std::string schema_errors(const std::string& schema_name, const fs::path& file) {
-  ProcessResult validation = run_process(
-      {.argv = {tools_python().string(), (project / "checker" / "tests" / "support" / "validate_json_schema.py").string(),
-                (project / "docs" / "schemas" / (schema_name + ".schema.json")).string(), file.string()}});
+  ProcessResult validation =
+      run_process({.argv = {tools_python().string(),
+                            (project / "checker" / "tests" / "support" / "validate_json_schema.py").string(),
+                            (project / "docs" / "schemas" / (schema_name + ".schema.json")).string(), file.string()}});
   return validation.succeeded() ? "" : validation.describe() + ": " + validation.output;
 }
 
@@ -53,7 +55,7 @@ ProcessResult run_cli(const std::vector<std::string>& arguments) {
     EXPECT_EQ(schema_errors("report", *document), "") << *document;
     ProcessResult reread = run_cli_only({"report", document->string()});
     EXPECT_EQ(reread.exit_code, result.exit_code) << "report on " << *document << " disagrees with the command\n"
-                                                   << reread.output;
+                                                  << reread.output;
   }
   return result;
 }

@@ -12,8 +12,9 @@ namespace abicheck {
 namespace {
 
 ProcessResult validate(const std::vector<std::string>& workflows) {
-  std::vector<std::string> argv = {"python3", (project_root() / "checker/tests/workflows/validate_workflows.py").string(),
-                                   "--cli", TORCH_ABI_CHECK_CLI};
+  std::vector<std::string> argv = {"python3",
+                                   (project_root() / "checker/tests/workflows/validate_workflows.py").string(), "--cli",
+                                   TORCH_ABI_CHECK_CLI};
   for (const auto& workflow : workflows) argv.push_back((project_root() / workflow).string());
   return run_process({.argv = argv, .timeout = std::chrono::minutes(2)});
 }
@@ -38,8 +39,10 @@ TEST(WorkflowFiles, PreMergeCallsOnlyExistingCommandsAndFlags) {
 TEST(WorkflowFiles, ValidatorRejectsAnUnknownSubcommandAndAnUnknownFlag) {
   ProcessResult result = validate({"fixtures/report/workflow-unknown-flag.yml"});
   EXPECT_EQ(result.exit_code, 1) << result.output;
-  EXPECT_NE(result.output.find("'torch-abi-check' has no subcommand 'no-such-command'"), std::string::npos) << result.output;
-  EXPECT_NE(result.output.find("'torch-abi-check matrix' has no option --no-such-flag"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("'torch-abi-check' has no subcommand 'no-such-command'"), std::string::npos)
+      << result.output;
+  EXPECT_NE(result.output.find("'torch-abi-check matrix' has no option --no-such-flag"), std::string::npos)
+      << result.output;
   EXPECT_NE(result.output.find("2 torch-abi-check calls, 2 problems"), std::string::npos) << result.output;
 }
 

@@ -24,7 +24,8 @@ Tensor parallel_scale(Tensor x, double scale) {
     const T* in = input.const_data_ptr<T>();
     T* result = out.mutable_data_ptr<T>();
     torch::stable::parallel_for(0, input.numel(), kGrainSize, [&](int64_t begin, int64_t end) {
-      for (int64_t i = begin; i < end; ++i) result[i] = static_cast<T>(static_cast<Acc>(in[i]) * static_cast<Acc>(scale));
+      for (int64_t i = begin; i < end; ++i)
+        result[i] = static_cast<T>(static_cast<Acc>(in[i]) * static_cast<Acc>(scale));
     });
   });
   return out;
@@ -57,9 +58,7 @@ int64_t thread_count() { return static_cast<int64_t>(torch::stable::get_num_thre
 
 }  // namespace
 
-STABLE_TORCH_LIBRARY_IMPL(abiref, CPU, m) {
-  m.impl("parallel_scale", TORCH_BOX(&parallel_scale));
-}
+STABLE_TORCH_LIBRARY_IMPL(abiref, CPU, m) { m.impl("parallel_scale", TORCH_BOX(&parallel_scale)); }
 
 // These may take no tensor at all (an empty list, no argument), and the dispatcher can only pick a
 // backend kernel from a tensor argument, so they register for every backend.

@@ -19,7 +19,8 @@ Tensor squared(Tensor x) {
     using Acc = abiref::accumulate_t<T>;
     const T* in = input.const_data_ptr<T>();
     T* result = out.mutable_data_ptr<T>();
-    for (int64_t i = 0; i < input.numel(); ++i) result[i] = static_cast<T>(static_cast<Acc>(in[i]) * static_cast<Acc>(in[i]));
+    for (int64_t i = 0; i < input.numel(); ++i)
+      result[i] = static_cast<T>(static_cast<Acc>(in[i]) * static_cast<Acc>(in[i]));
   });
   return out;
 }

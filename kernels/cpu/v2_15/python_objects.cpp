@@ -2,12 +2,11 @@
 // releases around a kernel. The op receives the object's address as an int (CPython's id()) and
 // takes the GIL back through the interpreter's own exported functions, found with dlsym, so the
 // kernel needs no Python header and no libpython at link time.
+#include <dlfcn.h>
 #include <torch/csrc/stable/c/shim.h>
 #include <torch/csrc/stable/library.h>
 #include <torch/csrc/stable/macros.h>
 #include <torch/csrc/stable/tensor.h>
-
-#include <dlfcn.h>
 
 #include "abiref/target_marker.h"
 

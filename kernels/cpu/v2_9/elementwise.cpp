@@ -17,8 +17,7 @@ using torch::stable::Tensor;
 void check_same_shape(const Tensor& a, const Tensor& b, const char* op) {
   STD_TORCH_CHECK(a.dim() == b.dim(), op, ": shapes differ in rank (", a.dim(), " vs ", b.dim(), ")");
   for (int64_t d = 0; d < a.dim(); ++d) {
-    STD_TORCH_CHECK(a.size(d) == b.size(d), op, ": shapes differ at dim ", d, " (", a.size(d), " vs ",
-                    b.size(d), ")");
+    STD_TORCH_CHECK(a.size(d) == b.size(d), op, ": shapes differ at dim ", d, " (", a.size(d), " vs ", b.size(d), ")");
   }
 }
 
@@ -39,7 +38,8 @@ Tensor scaled_add(const Tensor& a, const Tensor& b, double alpha) {
     const Acc scale = static_cast<Acc>(alpha);
     const std::vector<int64_t> strides[2] = {a_layout.strides, b_layout.strides};
     abiref::for_each_element(a_layout.sizes, strides, [&](int64_t linear, const int64_t* offsets) {
-      out_data[linear] = static_cast<T>(static_cast<Acc>(a_data[offsets[0]]) + scale * static_cast<Acc>(b_data[offsets[1]]));
+      out_data[linear] =
+          static_cast<T>(static_cast<Acc>(a_data[offsets[0]]) + scale * static_cast<Acc>(b_data[offsets[1]]));
     });
   });
   return out;
@@ -81,9 +81,7 @@ void boxed_scaled_add(StableIValue* stack, uint64_t, uint64_t) {
   stack[0] = from(scaled_add(to<Tensor>(stack[0]), to<Tensor>(stack[1]), to<double>(stack[2])));
 }
 
-void boxed_strided_sum(StableIValue* stack, uint64_t, uint64_t) {
-  stack[0] = from(strided_sum(to<Tensor>(stack[0])));
-}
+void boxed_strided_sum(StableIValue* stack, uint64_t, uint64_t) { stack[0] = from(strided_sum(to<Tensor>(stack[0]))); }
 
 void boxed_contiguous_copy(StableIValue* stack, uint64_t, uint64_t) {
   stack[0] = from(contiguous_copy(to<Tensor>(stack[0])));

@@ -19,7 +19,7 @@ void launch(const void* a, const void* b, void* out, std::int64_t count, double 
   const std::int64_t wanted = (count + threads - 1) / threads;
   const int blocks = static_cast<int>(wanted < 65535 ? wanted : 65535);
   scaled_add_kernel<T><<<blocks, threads, 0, stream>>>(static_cast<const T*>(a), static_cast<const T*>(b),
-                                                        static_cast<T*>(out), count, static_cast<T>(alpha));
+                                                       static_cast<T*>(out), count, static_cast<T>(alpha));
 }
 
 }  // namespace

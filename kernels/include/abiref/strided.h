@@ -33,8 +33,8 @@ inline std::int64_t element_count(const std::vector<std::int64_t>& sizes) {
 // offsets[k] is the element offset of that index in operand k (its own strides). Honours any
 // strides, including zero and transposed ones; data pointers already include storage offsets.
 template <std::size_t N, class Visit>
-void for_each_element(const std::vector<std::int64_t>& sizes,
-                      const std::vector<std::int64_t> (&strides)[N], Visit&& visit) {
+void for_each_element(const std::vector<std::int64_t>& sizes, const std::vector<std::int64_t> (&strides)[N],
+                      Visit&& visit) {
   const std::int64_t count = element_count(sizes);
   if (count == 0) return;
   const std::size_t dims = sizes.size();

@@ -71,7 +71,7 @@ struct TranslationUnitFacts {
   std::filesystem::path source;
   SourceLanguage language = SourceLanguage::Cxx;
   std::vector<TargetDefinition> target_definitions;  // command line first, then #defines in source order
-  std::optional<std::uint64_t> effective_target;      // TORCH_TARGET_VERSION's value where the TU ends
+  std::optional<std::uint64_t> effective_target;     // TORCH_TARGET_VERSION's value where the TU ends
   std::vector<TorchInclusion> torch_inclusions;
   std::vector<CompileError> errors;
   std::vector<DynamicLookup> dynamic_lookups;

@@ -1,8 +1,9 @@
 #include "lint/extension/extension_parser.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <atomic>
-#include <fmt/format.h>
 #include <fstream>
 #include <future>
 #include <map>
@@ -10,9 +11,9 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "core/file_text.h"
 #include "core/scoped_temp_dir.h"
 #include "core/tool_error.h"
-#include "core/file_text.h"
 #include "lint/clang_support.h"
 #include "lint/directive_scanner.h"
 #include "lint/extension/extension_rules.h"
@@ -270,17 +271,20 @@ TranslationUnitFacts parse_unit(const UnitToParse& unit, const ParseEnvironment&
   // way the compiler would, whatever expression or #undef/#define sequence defines it.
   std::string text = read_file_text(unit.source);
   int lines = count_lines(text);
-  std::string probed = text + fmt::format("\n#ifdef TORCH_TARGET_VERSION\nstatic constexpr unsigned long long {} = "
-                                          "TORCH_TARGET_VERSION;\n#endif\n",
-                                          kEffectiveTargetVariable);
+  std::string probed = text + fmt::format(
+                                  "\n#ifdef TORCH_TARGET_VERSION\nstatic constexpr unsigned long long {} = "
+                                  "TORCH_TARGET_VERSION;\n#endif\n",
+                                  kEffectiveTargetVariable);
   std::vector<ParsedUnit::UnsavedFile> unsaved = {{unit.source.string(), probed}};
-  if (unit.language == SourceLanguage::Cuda) unsaved.push_back({std::string(kCudaPreludePath), std::string(kCudaPrelude)});
+  if (unit.language == SourceLanguage::Cuda)
+    unsaved.push_back({std::string(kCudaPreludePath), std::string(kCudaPrelude)});
   std::vector<std::string> arguments = front_end_arguments(unit, environment);
   arguments.insert(arguments.end(), extra_arguments.begin(), extra_arguments.end());
   ParsedUnit parsed(unit.source, arguments, unsaved);
   if (system_headers) {
     *system_headers = system_headers_of(parsed, [&environment](const fs::path& file) {
-      return !file.empty() && !is_under(file, environment.torch_include_dir) && !is_under(file, environment.project_root);
+      return !file.empty() && !is_under(file, environment.torch_include_dir) &&
+             !is_under(file, environment.project_root);
     });
   }
   UnitReader reader(parsed, environment, lines);

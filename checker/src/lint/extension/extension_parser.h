@@ -10,7 +10,7 @@ namespace abicheck {
 
 // Where the build torch's headers are, and what else a translation unit needs to parse.
 struct ParseEnvironment {
-  std::filesystem::path torch_include_dir;                // the build torch B: <site-packages>/torch/include
+  std::filesystem::path torch_include_dir;               // the build torch B: <site-packages>/torch/include
   std::vector<std::filesystem::path> cuda_include_dirs;  // CUDA runtime headers for .cu sources; may be empty
   std::filesystem::path project_root;
 };

@@ -6,9 +6,8 @@ namespace abicheck {
 
 const std::vector<ExtensionRule>& extension_rules() {
   static const std::vector<ExtensionRule> rules = {
-      missing_target_rule(),          unstable_header_rule(),     api_newer_than_target_rule(),
-      target_newer_than_build_rule(), malformed_target_rule(),    target_drift_rule(),
-      target_macro_undefined_rule(),  shim_dlsym_rule(),
+      missing_target_rule(),   unstable_header_rule(), api_newer_than_target_rule(),  target_newer_than_build_rule(),
+      malformed_target_rule(), target_drift_rule(),    target_macro_undefined_rule(), shim_dlsym_rule(),
   };
   return rules;
 }
@@ -35,9 +34,9 @@ std::optional<std::uint64_t> parse_integer_literal(std::string_view text, bool* 
   if (text.empty()) return std::nullopt;
   std::uint64_t value = 0;
   for (char c : text) {
-    int digit = std::isdigit(static_cast<unsigned char>(c)) ? c - '0'
+    int digit = std::isdigit(static_cast<unsigned char>(c))           ? c - '0'
                 : hex && std::isxdigit(static_cast<unsigned char>(c)) ? std::tolower(c) - 'a' + 10
-                                                                     : -1;
+                                                                      : -1;
     if (digit < 0) return std::nullopt;
     std::uint64_t base = hex ? 16 : 10;
     if (value > (UINT64_MAX - digit) / base) return std::nullopt;

@@ -11,8 +11,8 @@ namespace abicheck {
 
 // What the extension rules know beyond the project's facts.
 struct ExtensionLintContext {
-  TorchVersion build_torch;                 // B: the torch whose headers the project is built with
-  std::vector<TorchVersion> known_releases;  // every release with a baseline or in the store, oldest first
+  TorchVersion build_torch;                        // B: the torch whose headers the project is built with
+  std::vector<TorchVersion> known_releases;        // every release with a baseline or in the store, oldest first
   const ShimInventory* build_inventory = nullptr;  // B's stable surface with each declaration's `since` (E003)
 };
 

@@ -1,16 +1,17 @@
 #include "lint/extension/extension_sources.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
-#include <functional>
-#include <fmt/format.h>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 
-#include "core/tool_error.h"
 #include "core/file_text.h"
+#include "core/tool_error.h"
 
 namespace abicheck {
 namespace {
@@ -84,7 +85,8 @@ void keep_front_end_flags(const std::vector<std::string>& words, const fs::path&
       return std::nullopt;
     };
     if (auto dir = take_value("-isystem")) {
-      if (!is_torch_include_dir(absolute(*dir))) unit.arguments.insert(unit.arguments.end(), {"-isystem", absolute(*dir)});
+      if (!is_torch_include_dir(absolute(*dir)))
+        unit.arguments.insert(unit.arguments.end(), {"-isystem", absolute(*dir)});
     } else if (auto quoted = take_value("-iquote")) {
       unit.arguments.insert(unit.arguments.end(), {"-iquote", absolute(*quoted)});
     } else if (auto include = take_value("-include")) {
@@ -114,7 +116,8 @@ std::vector<UnitToParse> read_compile_commands(const fs::path& database) {
   } catch (const nlohmann::json::exception& error) {
     throw ToolError(fmt::format("{}: not valid JSON: {}", database.string(), error.what()));
   }
-  if (!document.is_array()) throw ToolError(fmt::format("{}: not a compilation database (expected an array)", database.string()));
+  if (!document.is_array())
+    throw ToolError(fmt::format("{}: not a compilation database (expected an array)", database.string()));
   std::vector<UnitToParse> units;
   for (const auto& entry : document) {
     if (!entry.is_object() || !entry.contains("file") || !entry.contains("directory") ||
@@ -244,7 +247,7 @@ ExtensionSources find_extension_sources(const fs::path& directory_or_database) {
     database = given;
     // A database in a build directory names the sources of the project above it.
     sources.root = given.parent_path().filename().string().starts_with("build") ? given.parent_path().parent_path()
-                                                                                 : given.parent_path();
+                                                                                : given.parent_path();
   } else {
     throw ToolError(fmt::format("{}: expected a directory or a compile_commands.json", directory_or_database.string()));
   }

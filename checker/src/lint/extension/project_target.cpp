@@ -18,7 +18,8 @@ std::optional<TorchVersion> target_version(const TargetDefinition& definition) {
 }
 
 bool is_written_down(const TargetDefinition& definition) {
-  return definition.origin == TargetDefinition::Origin::Source || definition.origin == TargetDefinition::Origin::BuildFile;
+  return definition.origin == TargetDefinition::Origin::Source ||
+         definition.origin == TargetDefinition::Origin::BuildFile;
 }
 
 std::optional<ProjectTarget> project_target(const std::vector<TargetDefinition>& definitions) {
@@ -56,15 +57,15 @@ std::vector<TargetDefinition> target_definitions(const ExtensionSources& sources
   constexpr std::string_view kDefinePrefix = "TORCH_TARGET_VERSION ";
   for (const auto& unit : sources.units) {
     // Without a compilation database every unit carries the build files' target, listed below once.
-    std::ranges::copy_if(unit.command_line_targets, std::back_inserter(definitions), [](const TargetDefinition& definition) {
-      return definition.origin != TargetDefinition::Origin::BuildFile;
-    });
+    std::ranges::copy_if(
+        unit.command_line_targets, std::back_inserter(definitions),
+        [](const TargetDefinition& definition) { return definition.origin != TargetDefinition::Origin::BuildFile; });
     for (const auto& directive : scan_preprocessor_directives_of(unit.source)) {
       if (directive.name != "define" || !directive.argument.starts_with(kDefinePrefix)) continue;
       std::string value = directive.argument.substr(kDefinePrefix.size());
       value.erase(0, value.find_first_not_of(" \t"));
-      definitions.push_back({{unit.source, directive.line, directive.column}, TargetDefinition::Origin::Source, value,
-                             std::nullopt});
+      definitions.push_back(
+          {{unit.source, directive.line, directive.column}, TargetDefinition::Origin::Source, value, std::nullopt});
     }
   }
   definitions.insert(definitions.end(), sources.build_file_targets.begin(), sources.build_file_targets.end());

@@ -14,7 +14,7 @@ namespace abicheck {
 // oldest its compile commands pass. Compile commands speak only then: a compilation database may
 // build several libraries at different targets on purpose (the reference kernels do).
 struct ProjectTarget {
-  TorchVersion version;  // a minor release
+  TorchVersion version;         // a minor release
   TargetDefinition definition;  // the definition that says it
 };
 

@@ -18,10 +18,10 @@ namespace abicheck {
 // source tree) and the committed baselines of the releases before it.
 struct HeaderLintInput {
   ShimInventory candidate;
-  std::filesystem::path include_dir;   // where the candidate's headers are, for the diagnostics' paths
-  std::vector<ShimInventory> earlier;  // baselines of releases older than the candidate, oldest first
+  std::filesystem::path include_dir;         // where the candidate's headers are, for the diagnostics' paths
+  std::vector<ShimInventory> earlier;        // baselines of releases older than the candidate, oldest first
   std::vector<WrapperShimUse> wrapper_uses;  // H005: what the wrappers use at each target
-  std::set<DeclarationKey> moved_in;   // declarations the previous release had outside the stable trees
+  std::set<DeclarationKey> moved_in;         // declarations the previous release had outside the stable trees
 };
 
 // One rule of `lint headers`: what it is, and the check that reads the input and reports.

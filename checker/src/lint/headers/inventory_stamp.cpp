@@ -3,9 +3,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/atomic_file.h"
-#include "inventory/stable_header_tree.h"
-#include "core/file_text.h"
 #include "core/content_hash.h"
+#include "core/file_text.h"
+#include "inventory/stable_header_tree.h"
 
 namespace abicheck {
 

@@ -1,14 +1,14 @@
-#include "baseline/release_history.h"
 #include "lint/headers/moved_declarations.h"
 
 #include <algorithm>
 #include <map>
 
+#include "baseline/release_history.h"
+#include "core/file_text.h"
 #include "inventory/clang_translation_unit.h"
 #include "inventory/inventory_collector.h"
 #include "inventory/stable_header_tree.h"
 #include "lint/directive_scanner.h"
-#include "core/file_text.h"
 
 namespace abicheck {
 namespace {
@@ -44,13 +44,15 @@ std::map<std::string, std::vector<std::string>> includers_of(const fs::path& inc
                                                              const std::set<std::string>& headers) {
   std::map<std::string, std::vector<std::string>> includers;
   std::error_code error;
-  for (auto it = fs::recursive_directory_iterator(include_dir, error); !error && it != fs::end(it); it.increment(error)) {
+  for (auto it = fs::recursive_directory_iterator(include_dir, error); !error && it != fs::end(it);
+       it.increment(error)) {
     if (!it->is_regular_file(error)) continue;
     std::string relative = it->path().lexically_relative(include_dir).generic_string();
     std::string extension = it->path().extension().string();
     if (is_stable_header(relative) || (extension != ".h" && extension != ".hpp" && extension != ".cuh")) continue;
     std::string text = read_file_text(it->path());
-    if (std::ranges::none_of(headers, [&](const std::string& h) { return text.find(h) != std::string::npos; })) continue;
+    if (std::ranges::none_of(headers, [&](const std::string& h) { return text.find(h) != std::string::npos; }))
+      continue;
     for (const auto& directive : scan_preprocessor_directives(text)) {
       if (directive.name != "include" || directive.argument.size() < 2) continue;
       std::string included = directive.argument.substr(1, directive.argument.find_first_of(">\"", 1) - 1);
@@ -67,9 +69,7 @@ void collect_declarations(CXCursor scope, std::set<DeclarationKey>& found) {
     switch (clang_getCursorKind(child)) {
       case CXCursor_Namespace:
       case CXCursor_LinkageSpec:
-      case CXCursor_UnexposedDecl:
-        collect_declarations(child, found);
-        break;
+      case CXCursor_UnexposedDecl: collect_declarations(child, found); break;
       case CXCursor_EnumDecl: {
         std::string name = type_spelling(clang_getCursorType(child));
         found.insert({name, DeclarationKind::Enum});
@@ -88,8 +88,7 @@ void collect_declarations(CXCursor scope, std::set<DeclarationKey>& found) {
       case CXCursor_TypeAliasDecl:
         found.insert({type_spelling(clang_getCursorType(child)), DeclarationKind::Typedef});
         break;
-      default:
-        break;
+      default: break;
     }
   });
 }

@@ -116,8 +116,13 @@ class UseReader {
 };
 
 std::vector<std::string> parse_arguments(const fs::path& include_dir, const WrapperParse& parse) {
-  std::vector<std::string> arguments = {"-x", "c++", "-std=c++17", "-w", "-I" + include_dir.string(),
-                                        "-DTORCH_TARGET_VERSION=" + parse.target.to_abi_hex(), "-DTORCH_STABLE_ONLY"};
+  std::vector<std::string> arguments = {"-x",
+                                        "c++",
+                                        "-std=c++17",
+                                        "-w",
+                                        "-I" + include_dir.string(),
+                                        "-DTORCH_TARGET_VERSION=" + parse.target.to_abi_hex(),
+                                        "-DTORCH_STABLE_ONLY"};
   if (parse.with_backends) {
     for (std::string_view define : kBackendDefines) arguments.push_back("-D" + std::string(define));
   }

@@ -1,5 +1,6 @@
-#include <array>
 #include <fmt/format.h>
+
+#include <array>
 
 #include "lint/extension/extension_rules.h"
 
@@ -10,9 +11,9 @@ constexpr LintRule kRule{"E002", "unstable-header", LintSeverity::Error,
                          "A translation unit includes a torch header outside the four stable trees."};
 
 // The headers of the stable ABI; everything else under torch/include is libtorch's unstable C++.
-constexpr std::array<std::string_view, 4> kStableTrees = {
-    "torch/headeronly/", "torch/csrc/stable/", "torch/csrc/inductor/aoti_torch/c/",
-    "torch/csrc/inductor/aoti_torch/generated/"};
+constexpr std::array<std::string_view, 4> kStableTrees = {"torch/headeronly/", "torch/csrc/stable/",
+                                                          "torch/csrc/inductor/aoti_torch/c/",
+                                                          "torch/csrc/inductor/aoti_torch/generated/"};
 
 bool is_stable_header(std::string_view header) {
   for (auto tree : kStableTrees) {

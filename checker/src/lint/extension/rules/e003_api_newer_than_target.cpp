@@ -32,10 +32,10 @@ void check(const ExtensionFacts& facts, const ExtensionLintContext& context, con
       if (error.missing_name.empty()) continue;
       const ShimDeclaration* declaration = find_declaration(*context.build_inventory, error.missing_name);
       if (!declaration || declaration->since <= *target) continue;
-      sink.report(rule, error.where,
-                  fmt::format("'{}' was introduced in torch {}, newer than the target {} ({} declares it)",
-                              error.missing_name, declaration->since.to_string(), target->to_string(),
-                              declaration->header));
+      sink.report(
+          rule, error.where,
+          fmt::format("'{}' was introduced in torch {}, newer than the target {} ({} declares it)", error.missing_name,
+                      declaration->since.to_string(), target->to_string(), declaration->header));
     }
   }
 }

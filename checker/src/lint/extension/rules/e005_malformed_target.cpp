@@ -1,5 +1,6 @@
-#include <algorithm>
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "lint/extension/extension_rules.h"
 
@@ -52,8 +53,8 @@ std::optional<std::string> problem_of(const TargetDefinition& definition, const 
                        text, decoded.patch, decoded.minor_release().to_abi_hex());
   }
   if (auto meant = decimal_reading(decoded, known)) {
-    return fmt::format("'{}' is torch {}, not {}: each component is one hex byte, write {}", text,
-                       decoded.to_string(), meant->to_string(), meant->to_abi_hex());
+    return fmt::format("'{}' is torch {}, not {}: each component is one hex byte, write {}", text, decoded.to_string(),
+                       meant->to_string(), meant->to_abi_hex());
   }
   if (decoded.major != 2) return fmt::format("'{}' is torch {}, not a 2.x release", text, decoded.to_string());
   return std::nullopt;

@@ -32,7 +32,7 @@ void check(const ExtensionFacts& facts, const ExtensionLintContext&, const LintR
     TorchVersion pinned = requirement.minimum.minor_release();
     if (pinned == promised->version) continue;
     std::string consequence = pinned < promised->version ? "it installs on torch releases the binary cannot load into"
-                                                        : "it refuses torch releases the binary supports";
+                                                         : "it refuses torch releases the binary supports";
     sink.report(rule, requirement.where,
                 fmt::format("'{}' disagrees with TORCH_TARGET_VERSION {} at {}: {}", requirement.text,
                             promised->version.to_string(), describe(promised->definition.where), consequence));

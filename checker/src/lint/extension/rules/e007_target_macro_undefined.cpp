@@ -1,5 +1,6 @@
-#include <array>
 #include <fmt/format.h>
+
+#include <array>
 
 #include "lint/extension/extension_rules.h"
 

@@ -23,10 +23,10 @@ void check(const HeaderLintInput& input, const LintRule& rule, DiagnosticSink& s
     if (old->kind == DeclarationKind::Macro || normal_signature(now->signature) == normal_signature(old->signature)) {
       continue;
     }
-    sink.report(rule, position_of(input, *now),
-                fmt::format("{} changed its signature since {}: '{}' became '{}'", describe(*old),
-                            previous.release.to_string(), normal_signature(old->signature),
-                            normal_signature(now->signature)));
+    sink.report(
+        rule, position_of(input, *now),
+        fmt::format("{} changed its signature since {}: '{}' became '{}'", describe(*old), previous.release.to_string(),
+                    normal_signature(old->signature), normal_signature(now->signature)));
   }
 }
 

@@ -5,8 +5,8 @@
 #include <map>
 #include <tuple>
 
-#include "inventory/inventory_collector.h"
 #include "baseline/release_history.h"
+#include "inventory/inventory_collector.h"
 #include "lint/headers/header_rule_support.h"
 #include "lint/headers/header_rules.h"
 
