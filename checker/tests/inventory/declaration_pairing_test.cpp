@@ -1,0 +1,54 @@
+// The one comparison of two releases' declarations (inventory/declaration_pairing.h) that the diff
+// and the header rules share.
+#include "inventory/declaration_pairing.h"
+
+#include <gtest/gtest.h>
+
+#include "inventory/inventory_collector.h"
+
+namespace abicheck {
+namespace {
+
+ShimDeclaration declaration(const std::string& name, DeclarationKind kind, const std::string& signature,
+                            std::string backend = "") {
+  return {name, kind, signature, "torch/csrc/stable/c/shim.h", 1, std::move(backend), TorchVersion::parse("2.10")};
+}
+
+std::vector<std::string> names(const std::vector<const ShimDeclaration*>& declarations) {
+  std::vector<std::string> result;
+  for (const auto* d : declarations) result.push_back(d->name);
+  return result;
+}
+
+TEST(DeclarationPairing, PairsByNameAndKind) {
+  ShimInventory before{TorchVersion::parse("2.10"),
+                       {declaration("kept", DeclarationKind::Function, "void kept(int)"),
+                        declaration("gone", DeclarationKind::Function, "void gone(void)"),
+                        declaration("Both", DeclarationKind::Struct, "struct Both")},
+                       {}};
+  ShimInventory after{TorchVersion::parse("2.11"),
+                      {declaration("kept", DeclarationKind::Function, "void  kept( int )"),
+                       declaration("Both", DeclarationKind::Typedef, "typedef struct X Both"),
+                       declaration("new_one", DeclarationKind::Function, "void new_one(void)")},
+                      {}};
+  DeclarationPairing pairing = pair_declarations(before, after);
+  EXPECT_EQ(names(pairing.removed), (std::vector<std::string>{"Both", "gone"})) << "a struct is not its typedef";
+  EXPECT_EQ(names(pairing.added), (std::vector<std::string>{"Both", "new_one"}));
+  ASSERT_EQ(pairing.kept.size(), 1u);
+  EXPECT_EQ(pairing.kept[0].first->name, "kept");
+  EXPECT_EQ(normal_signature(pairing.kept[0].first->signature), "void kept(int)");
+  EXPECT_EQ(normal_signature("void  kept(\n  int )"), "void kept( int )") << "only whitespace runs are made one space";
+}
+
+TEST(DeclarationPairing, AFilterLeavesDeclarationsOutOfBothSides) {
+  ShimInventory before{
+      TorchVersion::parse("2.10"),
+      {declaration("untargeted", DeclarationKind::Function, "void untargeted(void)", std::string(kUntargetedOnly))},
+      {}};
+  ShimInventory after{TorchVersion::parse("2.11"), {}, {}};
+  EXPECT_EQ(pair_declarations(before, after).removed.size(), 1u);
+  EXPECT_TRUE(pair_declarations(before, after, is_targeted).removed.empty());
+}
+
+}  // namespace
+}  // namespace abicheck
