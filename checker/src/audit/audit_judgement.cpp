@@ -34,7 +34,8 @@ Judgement judge_audit(const AuditReport& report) {
       not_stable, report.failures.empty() ? "" : fmt::format(", {} not audited", report.failures.size()),
       report.stale_allowlist_entries.empty()
           ? ""
-          : fmt::format(", {} stale allowlist entries", report.stale_allowlist_entries.size())));
+          : fmt::format(", {} stale allowlist {}", report.stale_allowlist_entries.size(),
+                        report.stale_allowlist_entries.size() == 1 ? "entry" : "entries")));
   return judgement;
 }
 

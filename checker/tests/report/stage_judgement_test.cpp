@@ -66,7 +66,7 @@ TEST(StageJudgement, AuditFindsUnstableBinariesFailuresAndStaleAllowlistEntries)
   EXPECT_EQ(judgement.findings[1].kind, "not-audited");
   EXPECT_EQ(judgement.findings[2].kind, "stale-allowlist-entry");
   EXPECT_EQ(judgement.lines,
-            std::vector<std::string>{"audit: 2 binaries, 1 not stable, 1 not audited, 1 stale allowlist entries"});
+            std::vector<std::string>{"audit: 2 binaries, 1 not stable, 1 not audited, 1 stale allowlist entry"});
 
   AuditReport clean;
   clean.binaries = {{.path = "ok.so"}};
