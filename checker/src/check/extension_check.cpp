@@ -17,6 +17,7 @@
 #include "core/tool_error.h"
 #include "lint/extension/extension_sources.h"
 #include "lint/extension/project_target.h"
+#include "lint/lint_runs.h"
 #include "matrix/cell_expectation.h"
 #include "matrix/shim_exports.h"
 
@@ -133,9 +134,12 @@ std::vector<std::string> resolve_command(std::vector<std::string> argv, const st
   return argv;
 }
 
-void lint_stage(const ReleaseStore& store, const ResolvedRelease& newest, const CheckRequest& request,
-                CheckResult& result) {
-  ExtensionLintRequest lint_request{result.project, result.target, {}, request.baselines};
+// The target goes to the lint as an option only when the project does not define it itself, as it
+// goes to the build: the lint reads the project's own definitions (and reports each problem once).
+void lint_stage(const ReleaseStore& store, const ResolvedRelease& newest, const DeclaredProjectTarget& declared,
+                const CheckRequest& request, CheckResult& result) {
+  ExtensionLintRequest lint_request{
+      result.project, declared.defined_by_project ? std::nullopt : result.target, {}, request.baselines};
   result.lint = lint_extension(store, newest, lint_request);
   for (const auto& note : result.lint.notes) result.notes.push_back("lint: " + note);
   for (const auto& diagnostic : result.lint.report.diagnostics) {
@@ -343,7 +347,9 @@ void judge(CheckResult& result) {
                           ? fmt::format("the smoke test passes on {}", release_range(working))
                           : fmt::format("the smoke test passes only on {}",
                                         fmt::join(working | std::views::transform(&TorchVersion::to_string), ", "));
-  std::string scope = result.target
+  std::string scope = result.target && result.runtimes.empty()
+                          ? fmt::format("targets torch {}, which is no known release", result.target->to_string())
+                      : result.target
                           ? fmt::format("does not work on every release of {}", release_range(result.runtimes))
                           : fmt::format("declares no target (checked on {} only)", release_range(result.runtimes));
   result.verdict.push_back(fmt::format("{}: {} finding{}; {}", scope, result.findings.size(),
@@ -397,9 +403,24 @@ CheckResult run_check(const ReleaseStore& store, const CheckRequest& request) {
   result.target = declared.version;
   result.target_source = declared.source;
   if (result.target && *result.target > newest.version.minor_release()) {
-    throw ToolError(
-        fmt::format("{}: target {} is newer than the newest stored torch {} (run: torch-abi-check store install)",
-                    result.project.string(), result.target->to_string(), newest.version.to_string()));
+    const std::vector<TorchVersion> known = known_releases(store, request.baselines);
+    if (std::ranges::find(known, *result.target) != known.end()) {
+      throw ToolError(
+          fmt::format("{}: target {} is newer than the newest stored torch {} (run: torch-abi-check store install)",
+                      result.project.string(), result.target->to_string(), newest.version.to_string()));
+    }
+    // Newer than every release known here (the store and the committed baselines): most often a
+    // typo in the hex literal, which the lint explains (E005). Nothing can be built or run for it.
+    result.findings.push_back(
+        {.stage = "target",
+         .kind = "unknown-release",
+         .where = "project",
+         .message = fmt::format("the target {} ({}) is newer than every release known here (the newest is {}); "
+                                "nothing was built or run",
+                                result.target->to_string(), result.target_source, known.back().to_string())});
+    lint_stage(store, newest_release, declared, resolved, result);
+    judge(result);
+    return result;
   }
   if (result.target) {
     for (const auto& release : store.releases()) {
@@ -415,7 +436,7 @@ CheckResult run_check(const ReleaseStore& store, const CheckRequest& request) {
     result.runtimes.push_back(newest.version);
   }
 
-  lint_stage(store, newest_release, resolved, result);
+  lint_stage(store, newest_release, declared, resolved, result);
   if (request.progress) request.progress(fmt::format("lint: {} diagnostics", result.lint.report.diagnostics.size()));
   if (result.build_kind) {
     build_stage(store, newest, declared, resolved, result);

@@ -144,6 +144,16 @@ TEST_F(CheckCommand, ProjectWithoutTargetIsAFindingAndIsCheckedOnTheNewestOnly) 
             "no smoke test configured ([tool.torch-abi-check] smoke = \"...\"): nothing was run");
 }
 
+// A target newer than every known release is a typo far more often than a release from the future:
+// check says so with the lint's explanation, builds and runs nothing, and exits 1 (not 2 with advice
+// to install a release that does not exist).
+TEST_F(CheckCommand, TargetNewerThanEveryReleaseIsAFindingWithTheLintsExplanation) {
+  json document = check_fixture("target_typo");
+  EXPECT_EQ(document["check"]["target"], "2.16");
+  EXPECT_TRUE(document["check"]["builds"].empty());
+  EXPECT_TRUE(document["matrix"]["cells"].empty());
+}
+
 // A project known only by its compile_commands.json has nothing to build with: it is linted, and
 // the verdict says it was not built.
 TEST_F(CheckCommand, CompileCommandsOnlyProjectIsLintedNotBuilt) {
