@@ -232,7 +232,10 @@ std::vector<std::string> front_end_arguments(const UnitToParse& unit, const Pars
   bool has_standard = std::ranges::any_of(unit.arguments, [](const std::string& a) { return a.starts_with("-std="); });
   if (!has_standard) arguments.push_back("-std=c++17");
   arguments.insert(arguments.end(), unit.arguments.begin(), unit.arguments.end());
+  // Both include dirs that torch's cpp_extension gives a build, so that <torch/torch.h> and
+  // <torch/all.h> resolve (and E002 sees them) as they do in the real build.
   arguments.push_back("-I" + environment.torch_include_dir.string());
+  arguments.push_back("-I" + (environment.torch_include_dir / "torch/csrc/api/include").string());
   if (unit.language == SourceLanguage::Cuda) {
     for (const auto& dir : environment.cuda_include_dirs) arguments.push_back("-isystem" + dir.string());
     arguments.insert(arguments.end(), {"-include", std::string(kCudaPreludePath)});

@@ -43,5 +43,6 @@ ExtensionRule malformed_target_rule();         // E005
 ExtensionRule target_drift_rule();             // E006
 ExtensionRule target_macro_undefined_rule();   // E007
 ExtensionRule shim_dlsym_rule();               // E008
+ExtensionRule unresolved_include_rule();       // E009
 
 }  // namespace abicheck
