@@ -31,7 +31,7 @@ struct ExtensionLintRequest {
   std::filesystem::path baselines;     // committed shim_decls/
 };
 
-// Lints an extension's sources against build torch `build` (E001-E008).
+// Lints an extension's sources against build torch `build` (E001-E009).
 LintRun lint_extension(const ReleaseStore& store, const ResolvedRelease& build, const ExtensionLintRequest& request);
 
 struct HeaderLintRequest {
