@@ -9,6 +9,7 @@
 #include "core/content_hash.h"
 #include "core/process.h"
 #include "core/project_paths.h"
+#include "store/release_build_setup.h"
 
 namespace abicheck {
 namespace {
@@ -108,30 +109,16 @@ fs::path built_files_dir(const ProjectBuildRequest& request, const fs::path& ent
 }
 
 std::vector<BuildStep> cmake_steps(const ProjectBuildRequest& request, const fs::path& output) {
-  const std::string python = request.release.python.string();
-  std::vector<std::string> configure = {
-      "cmake",
-      "-S",
-      request.project.string(),
-      "-B",
-      output.string(),
-      "-DCMAKE_BUILD_TYPE=Release",
-      "-DCMAKE_PREFIX_PATH=" + (request.release.torch_dir / "share" / "cmake").string(),
-      "-DPython_EXECUTABLE=" + python,
-      "-DPython3_EXECUTABLE=" + python,
-      "-DPYTHON_EXECUTABLE=" + python};
+  std::vector<std::string> configure = cmake_configure_command(request.project, output, request.release);
   if (request.target_to_pass) {
     configure.push_back("-DCMAKE_CXX_FLAGS=-DTORCH_TARGET_VERSION=" + request.target_to_pass->to_abi_hex());
   }
   return {{configure, {}, output.parent_path()}, {{"cmake", "--build", output.string()}, {}, output.parent_path()}};
 }
 
-// The store's venvs have no setuptools: the host's Python 3 (the same minor as the venvs) runs
-// setup.py, and imports B's torch from B's site-packages.
 std::vector<BuildStep> setuptools_steps(const ProjectBuildRequest& request, const fs::path& output) {
-  std::map<std::string, std::string> env = {{"PYTHONPATH", request.release.torch_dir.parent_path().string()},
-                                            {"PYTHONDONTWRITEBYTECODE", "1"},
-                                            {"MAX_JOBS", "1"}};
+  std::map<std::string, std::string> env = setuptools_environment(request.release);
+  env["MAX_JOBS"] = "1";
   if (request.target_to_pass) env["CPPFLAGS"] = "-DTORCH_TARGET_VERSION=" + request.target_to_pass->to_abi_hex();
   return {{{host_python(), "setup.py", "build_ext", "--build-lib", (output / "lib").string(), "--build-temp",
             (output / "temp").string()},
