@@ -76,8 +76,6 @@ CheckConfig read_table(const fs::path& file, const toml::table& table) {
 
 }  // namespace
 
-std::string build_kind_name(ProjectBuildKind kind) { return kind == ProjectBuildKind::CMake ? "cmake" : "setuptools"; }
-
 CheckConfig load_check_config(const fs::path& project, const std::optional<fs::path>& config_file) {
   if (config_file) {
     if (!fs::is_regular_file(*config_file)) fail(*config_file, "no such file");
@@ -95,9 +93,7 @@ CheckConfig load_check_config(const fs::path& project, const std::optional<fs::p
 
 std::optional<ProjectBuildKind> detect_build_kind(const fs::path& project, const CheckConfig& config) {
   if (config.build) return config.build;
-  if (fs::is_regular_file(project / "CMakeLists.txt")) return ProjectBuildKind::CMake;
-  if (fs::is_regular_file(project / "setup.py")) return ProjectBuildKind::Setuptools;
-  return std::nullopt;
+  return find_project_build_kind(project);
 }
 
 }  // namespace abicheck

@@ -6,12 +6,9 @@
 #include <vector>
 
 #include "core/torch_version.h"
+#include "lint/extension/build_description.h"
 
 namespace abicheck {
-
-// How an extension project is built; `check` drives the project's own build, never a copy of it.
-enum class ProjectBuildKind { CMake, Setuptools };
-std::string build_kind_name(ProjectBuildKind kind);
 
 // The `[tool.torch-abi-check]` table of the project's pyproject.toml, or the top level of a
 // --config TOML file:
@@ -34,8 +31,8 @@ struct CheckConfig {
 CheckConfig load_check_config(const std::filesystem::path& project,
                               const std::optional<std::filesystem::path>& config_file);
 
-// The configured build kind, else the one the project's files show; nullopt when it has neither
-// CMakeLists.txt nor setup.py (a compile_commands.json alone is linted, not built).
+// The configured build kind, else the one the project's files show (find_project_build_kind); nullopt
+// when it has neither CMakeLists.txt nor setup.py (a compile_commands.json alone is linted, not built).
 std::optional<ProjectBuildKind> detect_build_kind(const std::filesystem::path& project, const CheckConfig& config);
 
 }  // namespace abicheck

@@ -52,9 +52,9 @@ std::string origin_name(TargetDefinition::Origin origin) {
 
 // The target as the configuration says it, else as the project's build files, compile commands or
 // sources define it, decided the lint's way (lint/extension/project_target.h).
-DeclaredProjectTarget find_target(const fs::path& project, const CheckConfig& config) {
+DeclaredProjectTarget find_target(const fs::path& project, const ExtensionSources& sources, const CheckConfig& config) {
   DeclaredProjectTarget declared;
-  std::vector<TargetDefinition> definitions = target_definitions(find_extension_sources(project));
+  std::vector<TargetDefinition> definitions = target_definitions(sources);
   declared.defined_by_project = !definitions.empty();
   if (config.target) {
     declared.version = config.target;
@@ -136,10 +136,10 @@ std::vector<std::string> resolve_command(std::vector<std::string> argv, const st
 
 // The target goes to the lint as an option only when the project does not define it itself, as it
 // goes to the build: the lint reads the project's own definitions (and reports each problem once).
-void lint_stage(const ReleaseStore& store, const ResolvedRelease& newest, const DeclaredProjectTarget& declared,
-                const CheckRequest& request, CheckResult& result) {
+void lint_stage(const ReleaseStore& store, const ResolvedRelease& newest, const ExtensionSources& sources,
+                const DeclaredProjectTarget& declared, const CheckRequest& request, CheckResult& result) {
   ExtensionLintRequest lint_request{
-      result.project, declared.defined_by_project ? std::nullopt : result.target, {}, request.baselines};
+      result.project, declared.defined_by_project ? std::nullopt : result.target, {}, request.baselines, sources};
   result.lint = lint_extension(store, newest, lint_request);
   for (const auto& note : result.lint.notes) result.notes.push_back("lint: " + note);
   for (const auto& diagnostic : result.lint.report.diagnostics) {
@@ -399,7 +399,11 @@ CheckResult run_check(const ReleaseStore& store, const CheckRequest& request) {
   const ResolvedRelease newest_release = store.resolve("newest");
   const StoredRelease& newest = newest_release.require_installed();
 
-  DeclaredProjectTarget declared = find_target(result.project, result.config);
+  // What the project compiles, asked of its build once: the target is read from it, and the lint parses it.
+  SourceDiscovery discovery = source_discovery(store, newest_release);
+  discovery.build_kind = result.build_kind;
+  const ExtensionSources sources = find_extension_sources(result.project, discovery);
+  DeclaredProjectTarget declared = find_target(result.project, sources, result.config);
   result.target = declared.version;
   result.target_source = declared.source;
   if (result.target && *result.target > newest.version.minor_release()) {
@@ -418,7 +422,7 @@ CheckResult run_check(const ReleaseStore& store, const CheckRequest& request) {
          .message = fmt::format("the target {} ({}) is newer than every release known here (the newest is {}); "
                                 "nothing was built or run",
                                 result.target->to_string(), result.target_source, known.back().to_string())});
-    lint_stage(store, newest_release, declared, resolved, result);
+    lint_stage(store, newest_release, sources, declared, resolved, result);
     judge(result);
     return result;
   }
@@ -436,7 +440,7 @@ CheckResult run_check(const ReleaseStore& store, const CheckRequest& request) {
     result.runtimes.push_back(newest.version);
   }
 
-  lint_stage(store, newest_release, declared, resolved, result);
+  lint_stage(store, newest_release, sources, declared, resolved, result);
   if (request.progress) request.progress(fmt::format("lint: {} diagnostics", result.lint.report.diagnostics.size()));
   if (result.build_kind) {
     build_stage(store, newest, declared, resolved, result);

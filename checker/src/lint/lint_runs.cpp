@@ -30,10 +30,22 @@ std::vector<TorchVersion> known_releases(const ReleaseStore& store, const fs::pa
   return known;
 }
 
+SourceDiscovery source_discovery(const ReleaseStore& store, const ResolvedRelease& build) {
+  SourceDiscovery discovery;
+  if (build.installed) {
+    discovery.torch = build.installed;
+  } else if (!store.releases().empty()) {
+    discovery.torch = store.releases().back();
+  }
+  return discovery;
+}
+
 LintRun lint_extension(const ReleaseStore& store, const ResolvedRelease& build, const ExtensionLintRequest& request) {
   LintRun run;
   const TorchVersion build_version = release_version(build);
-  ExtensionSources sources = find_extension_sources(request.path);
+  ExtensionSources sources =
+      request.sources ? *request.sources : find_extension_sources(request.path, source_discovery(store, build));
+  run.notes.push_back(sources.units_note);
   if (!request.root.empty()) sources.root = fs::absolute(request.root).lexically_normal();
   if (request.target) {
     for (auto& unit : sources.units) {

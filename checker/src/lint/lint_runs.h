@@ -7,6 +7,7 @@
 
 #include "core/torch_version.h"
 #include "inventory/shim_inventory.h"
+#include "lint/extension/extension_sources.h"
 #include "lint/lint_report.h"
 #include "store/release_store.h"
 
@@ -29,9 +30,17 @@ struct ExtensionLintRequest {
   std::optional<TorchVersion> target;  // for translation units whose sources and build files say none
   std::filesystem::path root;          // the project's root when it is not `path` (empty: derived)
   std::filesystem::path baselines;     // committed shim_decls/
+  // The project's sources when the caller has found them already (`check` needs them first for the
+  // target); none: found here, the build description run against `build` (extension_sources.h).
+  std::optional<ExtensionSources> sources;
 };
 
-// Lints an extension's sources against build torch `build` (E001-E009).
+// The torch a project's build description is run against to say what it compiles: `build` when it
+// is installed (a store release, a torch package with its Python), else the newest stored release.
+SourceDiscovery source_discovery(const ReleaseStore& store, const ResolvedRelease& build);
+
+// Lints an extension's sources against build torch `build` (E001-E009). The first note says where
+// the translation units came from.
 LintRun lint_extension(const ReleaseStore& store, const ResolvedRelease& build, const ExtensionLintRequest& request);
 
 struct HeaderLintRequest {

@@ -154,6 +154,25 @@ TEST_F(CheckCommand, TargetNewerThanEveryReleaseIsAFindingWithTheLintsExplanatio
   EXPECT_TRUE(document["matrix"]["cells"].empty());
 }
 
+// Old <torch/extension.h> sources that the build never compiles sit beside the stable one: the lint
+// reads what the build compiles (setup.py's extensions, CMake's compile commands), so they are not
+// findings, and the notes say where the translation units came from.
+TEST_F(CheckCommand, SetuptoolsProjectIsLintedAsSetupPyCompilesIt) {
+  json document = check_fixture("setuptools_legacy_sources");
+  EXPECT_EQ(document["check"]["build_system"], "setuptools");
+  EXPECT_EQ(document["check"]["target"], "2.14");
+  EXPECT_EQ(document["check"]["notes"][0],
+            "lint: translation units: the extensions setup.py declares (read with torch 2.15): 1 source");
+}
+
+TEST_F(CheckCommand, CMakeProjectIsLintedAsCMakeCompilesIt) {
+  json document = check_fixture("cmake_legacy_sources");
+  EXPECT_EQ(document["check"]["build_system"], "cmake");
+  EXPECT_EQ(document["check"]["target"], "2.14");
+  EXPECT_EQ(document["check"]["notes"][0],
+            "lint: translation units: the compile commands CMake exports (configured against torch 2.15): 1 source");
+}
+
 // A project known only by its compile_commands.json has nothing to build with: it is linted, and
 // the verdict says it was not built.
 TEST_F(CheckCommand, CompileCommandsOnlyProjectIsLintedNotBuilt) {

@@ -152,6 +152,55 @@ namespace {
 
 // The project's own reference kernels, linted as the matrix builds them (each group at its own
 // target, against the newest torch of the store), have nothing to report.
+// Uncompiled <torch/extension.h> sources beside the compiled stable one: the lint parses what the
+// build compiles and says where that came from; the folder walk alone would report E001 and E002.
+TEST_F(LintCommandTest, SetupPyProjectIsLintedAsItsExtensionsCompileIt) {
+  auto project = fs::path(TORCH_ABI_CHECK_FIXTURES) / "check" / "setuptools_legacy_sources";
+  auto result = run_lint({"extension", project.string(), "--torch", "2.15"});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("lint: note: translation units: the extensions setup.py declares (read with torch "
+                               "2.15): 1 source"),
+            std::string::npos)
+      << result.output;
+  EXPECT_NE(result.output.find("in 1 translation unit(s)"), std::string::npos) << result.output;
+}
+
+TEST_F(LintCommandTest, CMakeProjectIsLintedAsItsCompileCommandsSay) {
+  auto project = fs::path(TORCH_ABI_CHECK_FIXTURES) / "check" / "cmake_legacy_sources";
+  auto result = run_lint({"extension", project.string(), "--torch", "2.15"});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("lint: note: translation units: the compile commands CMake exports (configured "
+                               "against torch 2.15): 1 source"),
+            std::string::npos)
+      << result.output;
+}
+
+// The same sources without a build description: every source is linted, and the note says why.
+TEST_F(LintCommandTest, ProjectWithoutBuildDescriptionIsLintedFromItsFolderAndSaysSo) {
+  auto project = fs::path(TORCH_ABI_CHECK_FIXTURES) / "check" / "cmake_legacy_sources";
+  fs::copy(project / "src", scratch_ / "src");
+  fs::copy(project / "legacy", scratch_ / "legacy");
+  auto result = run_lint({"extension", scratch_.string(), "--torch", "2.15", "--target", "2.14"});
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_NE(
+      result.output.find("lint: note: translation units: every C++ and CUDA source under the directory (2 "
+                         "sources), because the project has no compile_commands.json, CMakeLists.txt or setup.py"),
+      std::string::npos)
+      << result.output;
+  EXPECT_NE(result.output.find("legacy/old_ops.cpp:4:10: error: [E002]"), std::string::npos) << result.output;
+}
+
+// A setup.py that fails while it runs is the build's own error: the note names it, and the folder is linted.
+TEST_F(LintCommandTest, SetupPyThatFailsIsNamedInTheNote) {
+  std::ofstream(scratch_ / "setup.py") << "raise RuntimeError('needs a GPU to configure')\n";
+  fs::copy(fs::path(TORCH_ABI_CHECK_FIXTURES) / "check" / "cmake_legacy_sources" / "src", scratch_ / "src");
+  auto result = run_lint({"extension", scratch_.string(), "--torch", "2.15", "--target", "2.14"});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("because setup.py could not be read: setup.py: RuntimeError: needs a GPU to configure"),
+            std::string::npos)
+      << result.output;
+}
+
 TEST(LintReferenceKernels, HaveNoFinding) {
   namespace fs = std::filesystem;
   fs::path build_dir = fs::path(TORCH_ABI_CHECK_CLI).parent_path().parent_path();

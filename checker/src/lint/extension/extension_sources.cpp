@@ -3,138 +3,25 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <fstream>
 #include <functional>
-#include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 
 #include "core/file_text.h"
 #include "core/tool_error.h"
+#include "lint/extension/build_description.h"
 
 namespace abicheck {
 namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::string_view kTargetMacro = "TORCH_TARGET_VERSION";
-
-bool is_cuda_source(const fs::path& path) { return path.extension() == ".cu"; }
-
-bool is_translation_unit(const fs::path& path) {
-  static const std::vector<std::string> extensions = {".cpp", ".cc", ".cxx", ".c++", ".cu"};
-  return std::ranges::find(extensions, path.extension().string()) != extensions.end();
-}
-
 // Build outputs, virtual environments and VCS data hold no sources of the project.
 bool is_skipped_directory(const fs::path& path) {
   std::string name = path.filename().string();
   return name.starts_with(".") || name.starts_with("build") || name == "__pycache__" || name == "venv" ||
          name == "node_modules" || name == "dist" || name == "third_party";
-}
-
-// A directory named by an include flag that is torch's (…/torch/include or its csrc/api/include):
-// those are replaced by the build torch's include dir.
-bool is_torch_include_dir(const fs::path& directory) {
-  std::string text = directory.lexically_normal().generic_string();
-  while (text.ends_with("/")) text.pop_back();
-  return text.ends_with("torch/include") || text.ends_with("torch/csrc/api/include") ||
-         fs::exists(directory / "torch" / "csrc" / "stable");
-}
-
-std::vector<std::string> split_command(const std::string& command) {
-  std::vector<std::string> words;
-  std::string word;
-  bool in_word = false;
-  char quote = 0;
-  for (std::size_t i = 0; i < command.size(); ++i) {
-    char c = command[i];
-    if (quote) {
-      if (c == quote) quote = 0;
-      else if (c == '\\' && quote == '"' && i + 1 < command.size()) word += command[++i];
-      else word += c;
-    } else if (c == '"' || c == '\'') {
-      quote = c;
-      in_word = true;
-    } else if (c == '\\' && i + 1 < command.size()) {
-      word += command[++i];
-      in_word = true;
-    } else if (std::isspace(static_cast<unsigned char>(c))) {
-      if (in_word) words.push_back(std::move(word));
-      word.clear();
-      in_word = false;
-    } else {
-      word += c;
-      in_word = true;
-    }
-  }
-  if (in_word) words.push_back(std::move(word));
-  return words;
-}
-
-// Keeps what a front end needs from a compiler command line (gcc, clang or nvcc), with paths made
-// absolute against the entry's directory, and pulls out -DTORCH_TARGET_VERSION=….
-void keep_front_end_flags(const std::vector<std::string>& words, const fs::path& directory, UnitToParse& unit) {
-  auto absolute = [&](const std::string& path) { return (directory / path).lexically_normal().string(); };
-  for (std::size_t i = 1; i < words.size(); ++i) {
-    const std::string& word = words[i];
-    auto take_value = [&](std::string_view flag) -> std::optional<std::string> {
-      if (word == flag) return i + 1 < words.size() ? std::optional(words[++i]) : std::nullopt;
-      if (word.starts_with(flag)) return word.substr(flag.size());
-      return std::nullopt;
-    };
-    if (auto dir = take_value("-isystem")) {
-      if (!is_torch_include_dir(absolute(*dir)))
-        unit.arguments.insert(unit.arguments.end(), {"-isystem", absolute(*dir)});
-    } else if (auto quoted = take_value("-iquote")) {
-      unit.arguments.insert(unit.arguments.end(), {"-iquote", absolute(*quoted)});
-    } else if (auto include = take_value("-include")) {
-      unit.arguments.insert(unit.arguments.end(), {"-include", absolute(*include)});
-    } else if (auto dir = take_value("-I")) {
-      if (!is_torch_include_dir(absolute(*dir))) unit.arguments.push_back("-I" + absolute(*dir));
-    } else if (auto define = take_value("-D")) {
-      if (define->starts_with(kTargetMacro)) {
-        auto equals = define->find('=');
-        std::string value = equals == std::string::npos ? "1" : define->substr(equals + 1);
-        unit.command_line_targets.push_back(
-            {{unit.source, 0, 0}, TargetDefinition::Origin::CommandLine, value, std::nullopt});
-      }
-      unit.arguments.push_back("-D" + *define);
-    } else if (auto undefine = take_value("-U")) {
-      unit.arguments.push_back("-U" + *undefine);
-    } else if (word.starts_with("-std=")) {
-      unit.arguments.push_back(word);
-    }
-  }
-}
-
-std::vector<UnitToParse> read_compile_commands(const fs::path& database) {
-  nlohmann::json document;
-  try {
-    document = nlohmann::json::parse(read_file_text(database));
-  } catch (const nlohmann::json::exception& error) {
-    throw ToolError(fmt::format("{}: not valid JSON: {}", database.string(), error.what()));
-  }
-  if (!document.is_array())
-    throw ToolError(fmt::format("{}: not a compilation database (expected an array)", database.string()));
-  std::vector<UnitToParse> units;
-  for (const auto& entry : document) {
-    if (!entry.is_object() || !entry.contains("file") || !entry.contains("directory") ||
-        !(entry.contains("command") || entry.contains("arguments"))) {
-      throw ToolError(fmt::format("{}: an entry lacks file, directory or command", database.string()));
-    }
-    fs::path directory = entry["directory"].get<std::string>();
-    UnitToParse unit;
-    unit.source = (directory / entry["file"].get<std::string>()).lexically_normal();
-    unit.language = is_cuda_source(unit.source) ? SourceLanguage::Cuda : SourceLanguage::Cxx;
-    std::vector<std::string> words = entry.contains("arguments") ? entry["arguments"].get<std::vector<std::string>>()
-                                                                 : split_command(entry["command"].get<std::string>());
-    keep_front_end_flags(words, directory, unit);
-    units.push_back(std::move(unit));
-  }
-  std::ranges::sort(units, {}, &UnitToParse::source);
-  return units;
 }
 
 std::optional<fs::path> find_compile_commands(const fs::path& directory) {
@@ -234,7 +121,79 @@ void read_build_files(const fs::path& root, ExtensionSources& sources) {
   }
 }
 
-ExtensionSources find_extension_sources(const fs::path& directory_or_database) {
+namespace {
+
+// Without a build description, every C++ and CUDA source under the directory, with the project's
+// include/ directories as the likely -I flags and the build files' target as the likely -D.
+std::vector<UnitToParse> units_of_the_source_tree(const ExtensionSources& sources) {
+  std::vector<UnitToParse> units;
+  for (const auto& source : project_files(sources.root, is_translation_unit)) {
+    UnitToParse unit;
+    unit.source = source;
+    unit.language = source.extension() == ".cu" ? SourceLanguage::Cuda : SourceLanguage::Cxx;
+    unit.arguments.push_back("-I" + sources.root.string());
+    units.push_back(std::move(unit));
+  }
+  std::vector<fs::path> include_dirs;
+  for (auto it = fs::recursive_directory_iterator(sources.root); it != fs::recursive_directory_iterator(); ++it) {
+    if (!it->is_directory()) continue;
+    if (is_skipped_directory(it->path())) {
+      it.disable_recursion_pending();
+    } else if (it->path().filename() == "include") {
+      include_dirs.push_back(it->path().lexically_normal());
+    }
+  }
+  std::ranges::sort(include_dirs);
+  for (auto& unit : units) {
+    for (const auto& include_dir : include_dirs) unit.arguments.push_back("-I" + include_dir.string());
+    // The build files' target is what their compile commands would pass; the first one stands for
+    // all (E006 reports when they disagree).
+    if (!sources.build_file_targets.empty()) {
+      const TargetDefinition& target = sources.build_file_targets.front();
+      unit.arguments.push_back("-DTORCH_TARGET_VERSION=" + target.value_text);
+      unit.command_line_targets.push_back(target);
+    }
+  }
+  return units;
+}
+
+std::string source_count(std::size_t count) { return fmt::format("{} source{}", count, count == 1 ? "" : "s"); }
+
+// The units the project's build compiles, asked of its own tooling; the source tree when it has no
+// build description, no torch to run it with, or when the tooling cannot say (the note says which).
+void find_units_of_the_build(const SourceDiscovery& discovery, ExtensionSources& sources) {
+  std::optional<ProjectBuildKind> kind =
+      discovery.build_kind ? discovery.build_kind : find_project_build_kind(sources.root);
+  std::string fallback_reason = "the project has no compile_commands.json, CMakeLists.txt or setup.py";
+  if (kind && !discovery.torch) {
+    fallback_reason = fmt::format("there is no stored torch release to run its {} build with", build_kind_name(*kind));
+  } else if (kind) {
+    BuildDescriptionUnits found = *kind == ProjectBuildKind::CMake ? cmake_units(sources.root, *discovery.torch)
+                                                                   : setup_py_units(sources.root, *discovery.torch);
+    // A setup.py that compiles nothing itself usually drives CMake from a custom build_ext.
+    if (found.problem.empty() && found.units.empty() && *kind == ProjectBuildKind::Setuptools &&
+        fs::is_regular_file(sources.root / "CMakeLists.txt")) {
+      found = cmake_units(sources.root, *discovery.torch);
+    }
+    if (found.problem.empty() && !found.units.empty()) {
+      sources.units = std::move(found.units);
+      sources.units_origin = UnitsOrigin::BuildDescription;
+      sources.units_note =
+          fmt::format("translation units: {}: {}", found.description, source_count(sources.units.size()));
+      return;
+    }
+    fallback_reason =
+        found.problem.empty() ? fmt::format("{} name no C++ or CUDA source", found.description) : found.problem;
+  }
+  sources.units = units_of_the_source_tree(sources);
+  sources.units_origin = UnitsOrigin::SourceTree;
+  sources.units_note = fmt::format("translation units: every C++ and CUDA source under the directory ({}), because {}",
+                                   source_count(sources.units.size()), fallback_reason);
+}
+
+}  // namespace
+
+ExtensionSources find_extension_sources(const fs::path& directory_or_database, const SourceDiscovery& discovery) {
   std::error_code error;
   fs::path given = fs::absolute(directory_or_database, error).lexically_normal();
   if (!fs::exists(given)) throw ToolError(fmt::format("{}: no such file or directory", directory_or_database.string()));
@@ -254,36 +213,12 @@ ExtensionSources find_extension_sources(const fs::path& directory_or_database) {
   read_build_files(sources.root, sources);
   if (database) {
     sources.units = read_compile_commands(*database);
+    sources.units_origin = UnitsOrigin::CompileCommands;
+    sources.units_note =
+        fmt::format("translation units: {}: {}", database->string(), source_count(sources.units.size()));
     return sources;
   }
-  for (const auto& source : project_files(sources.root, is_translation_unit)) {
-    UnitToParse unit;
-    unit.source = source;
-    unit.language = is_cuda_source(source) ? SourceLanguage::Cuda : SourceLanguage::Cxx;
-    unit.arguments.push_back("-I" + sources.root.string());
-    sources.units.push_back(std::move(unit));
-  }
-  // Without a compile database, a project's include/ directories are the likely -I flags.
-  std::vector<fs::path> include_dirs;
-  for (auto it = fs::recursive_directory_iterator(sources.root); it != fs::recursive_directory_iterator(); ++it) {
-    if (!it->is_directory()) continue;
-    if (is_skipped_directory(it->path())) {
-      it.disable_recursion_pending();
-    } else if (it->path().filename() == "include") {
-      include_dirs.push_back(it->path().lexically_normal());
-    }
-  }
-  std::ranges::sort(include_dirs);
-  for (auto& unit : sources.units) {
-    for (const auto& include_dir : include_dirs) unit.arguments.push_back("-I" + include_dir.string());
-    // The build files' target is what their compile commands would pass; the first one stands for
-    // all (E006 reports when they disagree).
-    if (!sources.build_file_targets.empty()) {
-      const TargetDefinition& target = sources.build_file_targets.front();
-      unit.arguments.push_back("-DTORCH_TARGET_VERSION=" + target.value_text);
-      unit.command_line_targets.push_back(target);
-    }
-  }
+  find_units_of_the_build(discovery, sources);
   return sources;
 }
 
