@@ -65,4 +65,16 @@ std::map<DeclarationKey, TorchVersion> first_shipped_releases(const std::vector<
   return first;
 }
 
+std::map<std::string, TorchVersion> first_declaring_releases_by_name(const std::vector<ShimInventory>& oldest_first) {
+  std::map<std::string, TorchVersion> first;
+  for (const auto& inventory : oldest_first) {
+    for (const auto& declaration : inventory.declarations) {
+      std::string_view name = declaration.name;
+      if (auto colons = name.rfind("::"); colons != std::string_view::npos) name.remove_prefix(colons + 2);
+      first.try_emplace(std::string(name), inventory.release.minor_release());
+    }
+  }
+  return first;
+}
+
 }  // namespace abicheck

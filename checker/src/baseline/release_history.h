@@ -51,4 +51,9 @@ std::filesystem::path project_baselines_dir();
 // surface and left out.
 std::map<DeclarationKey, TorchVersion> first_shipped_releases(const std::vector<ShimInventory>& oldest_first);
 
+// The oldest release of `oldest_first` that declares each name at all (targeted or not, on any
+// backend), by the name without its namespace ("CPU" for c10::DeviceType::CPU): the name a
+// compiler's "use of undeclared identifier" gives.
+std::map<std::string, TorchVersion> first_declaring_releases_by_name(const std::vector<ShimInventory>& oldest_first);
+
 }  // namespace abicheck

@@ -68,7 +68,7 @@ void add_lint_command(CLI::App& app, const CommonOptions& common, CommandAction&
   auto* lint = app.add_subcommand("lint", "TORCH_TARGET_VERSION lints of extension sources and of torch's headers");
   lint->require_subcommand(1);
 
-  auto* extension = lint->add_subcommand("extension", "lint an extension's sources (rules E001-E009)");
+  auto* extension = lint->add_subcommand("extension", "lint an extension's sources (rules E001-E010)");
   extension->add_option("path", options->path, "the project directory, or its compile_commands.json")->required();
   extension->add_option(
       "--torch", options->torch,

@@ -69,11 +69,14 @@ LintRun lint_extension(const ReleaseStore& store, const ResolvedRelease& build, 
   if (auto committed = history.find(build_version.minor_release())) {
     inventory = load_inventory(*committed / kInventoryFile);
   } else {
-    run.notes.push_back(fmt::format("{}: no baseline of {}; E003 (API newer than the target) is not checked",
-                                    history.directory().string(), build_version.minor_release().to_string()));
+    run.notes.push_back(fmt::format(
+        "{}: no baseline of {}; E003 (API newer than the target) and E010 (API no release declares) are not checked",
+        history.directory().string(), build_version.minor_release().to_string()));
   }
   ExtensionLintContext context{build_version.minor_release(), known_releases(store, request.baselines),
                                inventory ? &*inventory : nullptr};
+  // Without B's baseline, "no release declares it" cannot be told from "B declares it" (E003's case).
+  if (inventory) context.released_names = first_declaring_releases_by_name(history.inventories());
   for (const auto& rule : extension_rules()) run.report.rules.push_back(rule.rule);
   run.report.diagnostics = run_extension_rules(facts, context);
   run.translation_units = facts.units.size();

@@ -39,7 +39,7 @@ struct ExtensionLintRequest {
 // is installed (a store release, a torch package with its Python), else the newest stored release.
 SourceDiscovery source_discovery(const ReleaseStore& store, const ResolvedRelease& build);
 
-// Lints an extension's sources against build torch `build` (E001-E009). The first note says where
+// Lints an extension's sources against build torch `build` (E001-E010). The first note says where
 // the translation units came from.
 LintRun lint_extension(const ReleaseStore& store, const ResolvedRelease& build, const ExtensionLintRequest& request);
 

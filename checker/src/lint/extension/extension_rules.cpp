@@ -6,9 +6,9 @@ namespace abicheck {
 
 const std::vector<ExtensionRule>& extension_rules() {
   static const std::vector<ExtensionRule> rules = {
-      missing_target_rule(),          unstable_header_rule(),  api_newer_than_target_rule(),
-      target_newer_than_build_rule(), malformed_target_rule(), target_drift_rule(),
-      target_macro_undefined_rule(),  shim_dlsym_rule(),       unresolved_include_rule(),
+      missing_target_rule(),     unstable_header_rule(), api_newer_than_target_rule(),  target_newer_than_build_rule(),
+      malformed_target_rule(),   target_drift_rule(),    target_macro_undefined_rule(), shim_dlsym_rule(),
+      unresolved_include_rule(), unreleased_api_rule(),
   };
   return rules;
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <map>
+#include <string>
 #include <vector>
 
 #include "core/torch_version.h"
@@ -14,6 +16,9 @@ struct ExtensionLintContext {
   TorchVersion build_torch;                        // B: the torch whose headers the project is built with
   std::vector<TorchVersion> known_releases;        // every release with a baseline or in the store, oldest first
   const ShimInventory* build_inventory = nullptr;  // B's stable surface with each declaration's `since` (E003)
+  // Every name a release of the history declares, with the oldest that does (E010; empty: E010 is
+  // not checked). From first_declaring_releases_by_name (baseline/release_history.h).
+  std::map<std::string, TorchVersion> released_names;
 };
 
 // One rule of `lint extension`: what it is, and the check that reads the facts and reports.
@@ -44,5 +49,6 @@ ExtensionRule target_drift_rule();             // E006
 ExtensionRule target_macro_undefined_rule();   // E007
 ExtensionRule shim_dlsym_rule();               // E008
 ExtensionRule unresolved_include_rule();       // E009
+ExtensionRule unreleased_api_rule();           // E010
 
 }  // namespace abicheck
