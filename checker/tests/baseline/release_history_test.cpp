@@ -91,5 +91,20 @@ TEST(ReleaseHistory, FirstShippedIsTheOldestReleaseThatDeclaresItForTargets) {
       << "only an untargeted build saw it in 2.9: it shipped to targets in 2.10";
 }
 
+// What a compiler's "undeclared 'x'" is looked up by (E010): the bare name, declared at all.
+TEST(ReleaseHistory, FirstDeclaringByNameCountsEveryDeclarationByItsBareName) {
+  ShimDeclaration enum_constant = function("c10::DeviceType::CPU", "2.9");
+  enum_constant.kind = DeclarationKind::EnumConstant;
+  std::vector<ShimInventory> oldest_first = {
+      inventory("2.9", {function("hidden", "2.9", std::string(kUntargetedOnly)), enum_constant}),
+      inventory("2.10", {function("hidden", "2.10"), function("cuda_only", "2.10", "USE_CUDA")}),
+  };
+  auto first = first_declaring_releases_by_name(oldest_first);
+  EXPECT_EQ(first.at("hidden").to_string(), "2.9") << "declared in 2.9, if only for untargeted builds";
+  EXPECT_EQ(first.at("CPU").to_string(), "2.9");
+  EXPECT_EQ(first.at("cuda_only").to_string(), "2.10");
+  EXPECT_FALSE(first.contains("c10::DeviceType::CPU"));
+}
+
 }  // namespace
 }  // namespace abicheck
