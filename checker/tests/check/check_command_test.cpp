@@ -1,4 +1,4 @@
-// Runs `torch-abi-check check` on the three fixture projects of fixtures/check/ against the real
+// Runs `torch-abi-check check` on the fixture projects of fixtures/check/ against the real
 // torch store: real CMake and setuptools builds, real audits, real smoke runs in each release's
 // Python. Each fixture's expected.json holds its exit code, verdict and findings. Builds are cached
 // under the build tree (check-test-cache/), so a re-run only repeats the smoke runs.
