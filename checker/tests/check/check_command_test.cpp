@@ -127,7 +127,7 @@ TEST_F(CheckCommand, BrokenProjectSaysWhatBreaksWhereAndWhy) {
             (std::set<std::string>{"2.15/2.13:unexpected-fail", "2.15/2.14:crash", "2.15/2.15:pass"}));
   std::string sarif = read_text(output_ / "check.sarif");
   EXPECT_NE(sarif.find("\"ruleId\": \"E002\""), std::string::npos) << sarif;
-  EXPECT_NE(sarif.find("\"ruleId\": \"E003\""), std::string::npos) << sarif;
+  EXPECT_NE(sarif.find("\"ruleId\": \"E006\""), std::string::npos) << sarif;
   std::string junit = read_text(output_ / "check.junit.xml");
   EXPECT_NE(junit.find("<failure"), std::string::npos);
   EXPECT_NE(junit.find("<error"), std::string::npos) << "the crash is an error case";
