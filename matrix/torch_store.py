@@ -35,7 +35,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 import zipfile
 from pathlib import Path
 
@@ -107,41 +106,87 @@ def pip_command(subcommand: str, *args: str, python: Path | None = None) -> list
     return command + list(args)
 
 
-def available_versions() -> list[tuple[int, ...]]:
-    """Every torch release on PyPI, from its JSON API, oldest first."""
-    index = os.environ.get("PIP_INDEX_URL", "https://pypi.org/simple").rstrip("/")
-    base = index[: -len("/simple")] if index.endswith("/simple") else index
-    try:
-        with urllib.request.urlopen(f"{base}/pypi/torch/json", timeout=60) as response:
-            releases = json.load(response)["releases"]
-    except OSError as error:
-        raise StoreError(f"cannot read torch's release list from PyPI: {error}") from error
-    versions = []
-    for name, files in releases.items():
-        if re.fullmatch(r"\d+\.\d+\.\d+", name) and any(not f.get("yanked") for f in files):
-            versions.append(parse_version(name))
-    return sorted(versions)
+class TorchSource:
+    """Where torch's own wheels come from: PyPI by default, or the user's package index (a URL,
+    file:// included) or directories / pages of wheels (pip's --find-links), for example an index
+    of CPU-only builds. Torch's dependencies always come from pip's default index."""
+
+    def __init__(self, index_url: str | None = None, find_links: list[str] | None = None):
+        self.index_url = index_url
+        self.find_links = find_links or []
+
+    def pip_options(self) -> list[str]:
+        options = ["--index-url", self.index_url] if self.index_url else []
+        for location in self.find_links:
+            options += ["--find-links", location]
+        return options
+
+    def describe(self) -> str:
+        places = ([self.index_url] if self.index_url else []) + self.find_links
+        return " and ".join(places) if places else "PyPI"
 
 
-def resolve_requested(requested: list[str]) -> list[tuple[int, ...]]:
-    """Turns the user's versions into exact releases: the newest patch of a minor, or an exact one."""
-    on_pypi = available_versions()
+def parse_available_versions(pip_index_output: str) -> dict[tuple[int, ...], str]:
+    """`pip index versions torch` output -> {(2, 10, 0): '2.10.0+cpu', ...}; local labels kept for
+    the download pin, pre-releases and other shapes left out."""
+    found: dict[tuple[int, ...], str] = {}
+    for line in pip_index_output.splitlines():
+        if not line.startswith("Available versions:"):
+            continue
+        for text in line.split(":", 1)[1].split(","):
+            text = text.strip()
+            match = re.fullmatch(r"(\d+)\.(\d+)\.(\d+)(\+[A-Za-z0-9.]+)?", text)
+            if match:
+                found.setdefault(tuple(int(part) for part in match.groups()[:3]), text)
+    return dict(sorted(found.items()))
+
+
+def available_versions(source: TorchSource) -> dict[tuple[int, ...], str]:
+    """Every torch release the source offers for this Python and platform, oldest first.
+
+    pip's own finder answers, so an index, a file:// index and a directory of wheels are read the
+    way the download will read them, and a release without a wheel for this machine is not offered."""
+    command = [sys.executable, "-m", "pip", "--disable-pip-version-check", "index", "versions", "torch",
+               *source.pip_options()]
+    result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    versions = parse_available_versions(result.stdout) if result.returncode == 0 else {}
+    if not versions:
+        last = (result.stdout or "").strip().splitlines()[-1:]
+        raise StoreError(f"no torch release found on {source.describe()}" + (f": {last[0]}" if last else ""))
+    return versions
+
+
+def resolve_requested(requested: list[str], source: TorchSource, from_version: str | None = None) -> list[str]:
+    """Turns the user's versions into exact releases as the source spells them ('2.10.0',
+    '2.10.0+cpu'): the newest patch of a minor, or an exact one; with from_version, the newest patch
+    of every minor from that one to the newest; with neither, of every minor from 2.9."""
+    offered = available_versions(source)
+    oldest = parse_version(from_version)[:2] if from_version else OLDEST_SUPPORTED
+    if oldest < OLDEST_SUPPORTED:
+        raise StoreError(f"torch {version_text(oldest)} is older than 2.9, the first release with the stable ABI headers this tool checks")
     if not requested:
         newest_patch = {}
-        for version in on_pypi:
-            if version[:2] >= OLDEST_SUPPORTED:
-                newest_patch[version[:2]] = version
-        return sorted(newest_patch.values())
-    resolved = []
+        for version, spelled in offered.items():
+            if version[:2] >= oldest:
+                newest_patch[version[:2]] = spelled
+        if not newest_patch:
+            raise StoreError(f"no torch release from {version_text(oldest)} on is on {source.describe()}")
+        return list(newest_patch.values())
+    resolved = {}
     for text in requested:
-        wanted = parse_version(text)
+        wanted = parse_version(text.split("+")[0])  # '2.10.0+cpu', as a dry run prints it, is 2.10.0
         if wanted[:2] < OLDEST_SUPPORTED:
             raise StoreError(f"torch {version_text(wanted)} is older than 2.9, the first release with the stable ABI headers this tool checks")
-        matches = [v for v in on_pypi if v[: len(wanted)] == wanted]
+        matches = [v for v in offered if v[: len(wanted)] == wanted]
         if not matches:
-            raise StoreError(f"torch {text} does not exist on PyPI")
-        resolved.append(matches[-1])
-    return sorted(set(resolved))
+            raise StoreError(f"torch {text} is not on {source.describe()}")
+        resolved[matches[-1]] = offered[matches[-1]]
+    return [resolved[version] for version in sorted(resolved)]
+
+
+def release_of(spelled: str) -> tuple[int, ...]:
+    """'2.10.0+cpu' -> (2, 10, 0): the release a wheel's version names."""
+    return parse_version(spelled.split("+")[0])
 
 
 class Store:
@@ -179,7 +224,10 @@ class Store:
                     found[parse_version(data["version"])] = data
         return dict(sorted(found.items()))
 
-    def install(self, versions: list[tuple[int, ...]]) -> None:
+    def install(self, spelled_versions: list[str], source: TorchSource) -> None:
+        """Installs each release ('2.10.0', or '2.10.0+cpu' as an index spells it) from the source."""
+        spelled = {release_of(text): text for text in spelled_versions}
+        versions = sorted(spelled)
         with self.locked():
             for leftover in self.root.glob("download-*"):
                 shutil.rmtree(leftover, ignore_errors=True)
@@ -193,7 +241,8 @@ class Store:
                 say(f"store: [{position}/{len(todo)}] torch {version_text(version)}")
                 started = time.monotonic()
                 with tempfile.TemporaryDirectory(dir=self.root, prefix="download-") as download_dir:
-                    self._install_release(version, self._download_torch(version, Path(download_dir)), started)
+                    wheel = self._download_torch(spelled[version], source, Path(download_dir))
+                    self._install_release(version, wheel, source, started)
 
     def remove(self, version: tuple[int, ...]) -> None:
         with self.locked():
@@ -205,18 +254,18 @@ class Store:
                 say(f"store: removed torch {version_text(match)}")
             self._drop_unused_cuda_sets()
 
-    def _download_torch(self, version: tuple[int, ...], into: Path) -> Path:
-        say(f"store: downloading torch {version_text(version)}")
-        target = into / version_text(version)
+    def _download_torch(self, spelled: str, source: TorchSource, into: Path) -> Path:
+        say(f"store: downloading torch {spelled} from {source.describe()}")
+        target = into / spelled
         run(
-            pip_command("download", "--no-deps", "--no-cache-dir", "--only-binary=:all:",
-                        "-d", str(target), f"torch=={version_text(version)}"),
-            what=f"downloading torch {version_text(version)}",
+            pip_command("download", "--no-deps", "--no-cache-dir", "--only-binary=:all:", *source.pip_options(),
+                        "-d", str(target), f"torch=={spelled}"),
+            what=f"downloading torch {spelled}",
         )
         (wheel,) = target.glob("torch-*.whl")
         return wheel
 
-    def _install_release(self, version: tuple[int, ...], wheel: Path, started: float) -> None:
+    def _install_release(self, version: tuple[int, ...], wheel: Path, source: TorchSource, started: float) -> None:
         """Installs one release; install_seconds counts from `started` (the download included)."""
         requirements, cuda_version = read_wheel_facts(wheel)
         release_dir = self.release_dir(version)
@@ -258,6 +307,8 @@ class Store:
             "cuda_version": cuda_version,
             "shared_cuda_dir": str(self.cuda_dir(cuda_major)) if cuda_major is not None else None,
             "disk_bytes": disk_usage(release_dir),
+            "wheel": wheel.name,
+            "source": source.describe(),
             "install_seconds": round(time.monotonic() - started, 1),
         }
         write_json_atomically(release_dir / RELEASE_MANIFEST, manifest)
@@ -363,16 +414,26 @@ def main(argv: list[str]) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     install = commands.add_parser("install", help="install releases (default: newest patch of 2.9 ... newest)")
     install.add_argument("versions", nargs="*")
+    install.add_argument("--from", dest="from_version", metavar="VERSION",
+                         help="the newest patch of every minor release from VERSION to the newest")
+    install.add_argument("--index-url", help="take torch's wheels from this package index (pip's --index-url)")
+    install.add_argument("--find-links", action="append", default=[], metavar="DIR_OR_URL",
+                         help="take torch's wheels from this directory or page of wheels (pip's --find-links)")
     install.add_argument("--dry-run", action="store_true", help="print the exact releases it would install, one a line")
     remove = commands.add_parser("remove", help="remove an installed release")
     remove.add_argument("version")
     args = parser.parse_args(argv)
     store = Store(args.store or default_store_root())
     try:
-        if args.command == "install" and args.dry_run:
-            print("\n".join(version_text(v) for v in resolve_requested(args.versions)))
-        elif args.command == "install":
-            store.install(resolve_requested(args.versions))
+        if args.command == "install":
+            if args.from_version and args.versions:
+                raise StoreError("give versions or --from, not both")
+            source = TorchSource(args.index_url, args.find_links)
+            wanted = resolve_requested(args.versions, source, args.from_version)
+            if args.dry_run:
+                print("\n".join(wanted))
+            else:
+                store.install(wanted, source)
         elif args.command == "remove":
             store.remove(parse_version(args.version))
     except StoreError as error:

@@ -409,9 +409,10 @@ CheckResult run_check(const ReleaseStore& store, const CheckRequest& request) {
   if (result.target && *result.target > newest.version.minor_release()) {
     const std::vector<TorchVersion> known = known_releases(store, request.baselines);
     if (std::ranges::find(known, *result.target) != known.end()) {
-      throw ToolError(
-          fmt::format("{}: target {} is newer than the newest stored torch {} (run: torch-abi-check store install)",
-                      result.project.string(), result.target->to_string(), newest.version.to_string()));
+      throw ToolError(fmt::format(
+          "{}: target {} is newer than the newest stored torch {} (run: torch-abi-check store install "
+          "--from {})",
+          result.project.string(), result.target->to_string(), newest.version.to_string(), result.target->to_string()));
     }
     // Newer than every release known here (the store and the committed baselines): most often a
     // typo in the hex literal, which the lint explains (E005). Nothing can be built or run for it.

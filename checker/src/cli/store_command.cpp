@@ -73,6 +73,9 @@ ExitCode store_script_exit_code(const ReleaseStore& store, const std::vector<std
 void add_store_command(CLI::App& app, const CommonOptions& common, CommandAction& action) {
   struct Options {
     std::vector<std::string> install_versions;
+    std::optional<std::string> install_from;
+    std::optional<std::string> index_url;
+    std::vector<std::string> find_links;
     bool dry_run = false;
     std::optional<std::string> list_json;
     std::string version;  // for path and remove
@@ -84,11 +87,25 @@ void add_store_command(CLI::App& app, const CommonOptions& common, CommandAction
   auto* install = store->add_subcommand(
       "install", "install torch releases (default: the newest patch of every minor release from 2.9 on)");
   install->add_option("versions", options->install_versions, "versions such as 2.10 or 2.10.0");
+  install
+      ->add_option("--from", options->install_from,
+                   "the newest patch of every minor release from VERSION to the newest (a project's target)")
+      ->excludes(install->get_option("versions"));
+  install->add_option("--index-url", options->index_url,
+                      "take torch's wheels from this package index (pip's --index-url; file:// works)");
+  install->add_option("--find-links", options->find_links,
+                      "take torch's wheels from this directory or page of wheels (pip's --find-links; repeatable)");
   install->add_flag("--dry-run", options->dry_run, "print the exact releases it would install, one a line");
   install->callback([&action, &common, options] {
     action = [&common, options] {
       std::vector<std::string> arguments = {"install"};
       if (options->dry_run) arguments.emplace_back("--dry-run");
+      if (options->install_from) {
+        TorchVersion::parse(*options->install_from);  // a malformed version is bad input before any download
+        arguments.insert(arguments.end(), {"--from", *options->install_from});
+      }
+      if (options->index_url) arguments.insert(arguments.end(), {"--index-url", *options->index_url});
+      for (const auto& location : options->find_links) arguments.insert(arguments.end(), {"--find-links", location});
       arguments.insert(arguments.end(), options->install_versions.begin(), options->install_versions.end());
       return store_script_exit_code(open_store(common), arguments);
     };

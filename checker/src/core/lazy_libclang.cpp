@@ -3,18 +3,37 @@
 #include <dlfcn.h>
 #include <fmt/format.h>
 
+#include <cstdlib>
+
 #include "core/tool_error.h"
 
 namespace abicheck {
 
+namespace {
+
+// $TORCH_ABI_CHECK_LIBCLANG, else the library the build found (Debian's libclang-14): a CLI
+// installed from the Python package runs on machines that may keep libclang elsewhere.
+const char* libclang_path() {
+  const char* configured = std::getenv("TORCH_ABI_CHECK_LIBCLANG");
+  return configured != nullptr && *configured != '\0' ? configured : TORCH_ABI_CHECK_LIBCLANG;
+}
+
+}  // namespace
+
 void* libclang_symbol(const char* name) {
   static void* const library = [] {
-    void* handle = dlopen(TORCH_ABI_CHECK_LIBCLANG, RTLD_NOW | RTLD_LOCAL);
-    if (!handle) throw ToolError(fmt::format("cannot load libclang: {}", dlerror()));
+    void* handle = dlopen(libclang_path(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+      throw ToolError(
+          fmt::format("cannot load libclang, which the lint, inventory and baseline parse headers with ({}); install "
+                      "Debian's libclang-14-dev (apt-get install libclang-14-dev) or set TORCH_ABI_CHECK_LIBCLANG to a "
+                      "libclang.so",
+                      dlerror()));
+    }
     return handle;
   }();
   void* symbol = dlsym(library, name);
-  if (!symbol) throw ToolError(fmt::format("{} has no function {}", TORCH_ABI_CHECK_LIBCLANG, name));
+  if (!symbol) throw ToolError(fmt::format("{} has no function {}", libclang_path(), name));
   return symbol;
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Validates CI workflow files: each parses as YAML with jobs made of steps, and every
+"""Validates CI workflow files and composite actions: each parses as YAML with steps, and every
 `torch-abi-check ...` command line in their `run:` scripts names subcommands and flags that the
 built CLI really has (read from its `--help`). Prints one line per problem; exit 1 if any."""
 
@@ -107,13 +107,31 @@ class Cli:
             yield "torch-abi-check is called without a subcommand"
 
 
-def run_scripts(workflow):
-    """(job, step name, script) of every `run:` step of the workflow's jobs."""
-    jobs = workflow.get("jobs")
+# A workflow step that uses torch-abi-check's own action (ci/action.yml, validated on its own).
+OWN_ACTION = re.compile(r"(^|/)torch-abi-check/ci@|^\./ci$")
+
+
+def steps_of(document):
+    """(job, steps) of a workflow's jobs, or ("action", steps) of a composite action."""
+    runs = document.get("runs")
+    if isinstance(runs, dict):
+        if runs.get("using") != "composite":
+            raise ValueError("an action that is not composite")
+        yield "action", runs.get("steps")
+        return
+    if "on" not in document and True not in document:  # PyYAML (YAML 1.1) reads the bare key `on` as True
+        raise ValueError("no 'on' trigger")
+    jobs = document.get("jobs")
     if not isinstance(jobs, dict) or not jobs:
         raise ValueError("no jobs")
     for job_name, job in jobs.items():
-        steps = job.get("steps") if isinstance(job, dict) else None
+        yield job_name, job.get("steps") if isinstance(job, dict) else None
+
+
+def run_scripts(document):
+    """(job, step name, script) of every `run:` step; a step using the project's action is
+    (job, name, None)."""
+    for job_name, steps in steps_of(document):
         if not isinstance(steps, list) or not steps:
             raise ValueError(f"job '{job_name}' has no steps")
         for step in steps:
@@ -121,6 +139,8 @@ def run_scripts(workflow):
                 raise ValueError(f"job '{job_name}': a step has neither 'run' nor 'uses'")
             if "run" in step:
                 yield job_name, step.get("name", step["run"].splitlines()[0]), step["run"]
+            elif OWN_ACTION.search(step["uses"]):
+                yield job_name, step.get("name", step["uses"]), None
 
 
 def validate(path, cli):
@@ -129,10 +149,10 @@ def validate(path, cli):
         workflow = yaml.safe_load(Path(path).read_text())
         if not isinstance(workflow, dict):
             raise ValueError("not a mapping")
-        # PyYAML (YAML 1.1) reads the bare key `on` as the boolean True.
-        if "on" not in workflow and True not in workflow:
-            raise ValueError("no 'on' trigger")
         for job, step, script in run_scripts(workflow):
+            if script is None:
+                calls += 1  # through the action, whose own calls are validated in ci/action.yml
+                continue
             for line, arguments in invocations(script):
                 calls += 1
                 problems += [f"{path}: job {job}, step '{step}': {problem} (in: {line})"

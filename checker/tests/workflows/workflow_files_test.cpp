@@ -36,6 +36,23 @@ TEST(WorkflowFiles, PreMergeCallsOnlyExistingCommandsAndFlags) {
   EXPECT_EQ(result.exit_code, 0) << result.output;
 }
 
+TEST(WorkflowFiles, GitHubActionCallsOnlyExistingCommandsAndFlags) {
+  ProcessResult result = validate({"ci/action.yml"});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("ci/action.yml: 5 torch-abi-check calls, 0 problems"), std::string::npos)
+      << result.output;
+}
+
+TEST(WorkflowFiles, BothWorkflowsUseTheAction) {
+  for (const char* name : {"ci/workflows/pre-merge.yml", "ci/workflows/release-gate.yml"}) {
+    std::ifstream workflow(project_root() / name);
+    std::string text{std::istreambuf_iterator<char>(workflow), std::istreambuf_iterator<char>()};
+    EXPECT_TRUE(text.find("uses: ./ci\n") != std::string::npos ||
+                text.find("/torch-abi-check/ci@") != std::string::npos)
+        << name << " sets torch-abi-check up on its own instead of through ci/action.yml";
+  }
+}
+
 TEST(WorkflowFiles, ValidatorRejectsAnUnknownSubcommandAndAnUnknownFlag) {
   ProcessResult result = validate({"fixtures/report/workflow-unknown-flag.yml"});
   EXPECT_EQ(result.exit_code, 1) << result.output;

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Builds the Python package (pyproject.toml: the CLI alone, with the project files it reads) and
+# makes the wheel manylinux with auditwheel, which copies in the shared libraries it links
+# (libabigail, libelf, libzip, ...), so `pip install` works on a machine without Debian's packages.
+# libclang is loaded on first use, not linked: the lint, inventory and baseline need it installed
+# (or TORCH_ABI_CHECK_LIBCLANG); audit, check's build and smoke runs, diff and the store do not.
+#
+# Usage: bash ci/build_wheel.sh [OUT_DIR]   (default: dist/); prints the wheel's path last.
+# The CMake build stays in build/wheel/, so a second run rebuilds only what changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=$(realpath -m "${1:-dist}")
+bash ci/setup.sh >&2
+tools="${TORCH_ABI_CHECK_TOOLS_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/torch-abi-check-tools}"
+if command -v ccache >/dev/null; then export CMAKE_CXX_COMPILER_LAUNCHER=ccache; fi
+
+unrepaired=$(mktemp -d)
+trap 'rm -rf "$unrepaired"' EXIT
+"$tools/bin/pip" wheel --quiet --no-build-isolation --no-deps --wheel-dir "$unrepaired" \
+  --config-settings=build-dir=build/wheel . >&2
+mkdir -p "$out"
+PATH="$tools/bin:$PATH" "$tools/bin/auditwheel" repair --wheel-dir "$out" "$unrepaired"/torch_abi_check-*.whl >&2
+ls -t "$out"/torch_abi_check-*.whl | head -n 1
