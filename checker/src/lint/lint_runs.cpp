@@ -15,6 +15,7 @@
 #include "lint/headers/header_lint_input.h"
 #include "lint/headers/header_rules.h"
 #include "lint/headers/inventory_stamp.h"
+#include "store/release_build_setup.h"
 
 namespace abicheck {
 
@@ -61,7 +62,8 @@ LintRun lint_extension(const ReleaseStore& store, const ResolvedRelease& build, 
   if (build.installed && build.installed->cuda_major) {
     cuda_include_dirs = find_cuda_include_dirs(store.root(), *build.installed->cuda_major);
   }
-  ParseEnvironment environment{build.include_dir, std::move(cuda_include_dirs), sources.root};
+  ParseEnvironment environment{build.include_dir, std::move(cuda_include_dirs), sources.root,
+                               cpp_extension_standard(build.include_dir)};
   ExtensionFacts facts = collect_extension_facts(sources, environment);
 
   ReleaseHistory history = ReleaseHistory::open(request.baselines);

@@ -22,4 +22,9 @@ std::vector<std::string> cmake_configure_command(const std::filesystem::path& pr
 // release's site-packages.
 std::map<std::string, std::string> setuptools_environment(const StoredRelease& release);
 
+// The C++ standard torch's cpp_extension compiles an extension with when the extension names none
+// ("c++17" up to 2.11, "c++20" from 2.12): the -std= spelled most often in the release's
+// torch/utils/cpp_extension.py, found beside its include dir. "c++17" for a header tree without it.
+std::string cpp_extension_standard(const std::filesystem::path& torch_include_dir);
+
 }  // namespace abicheck

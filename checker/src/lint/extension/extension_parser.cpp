@@ -230,7 +230,7 @@ std::vector<std::string> front_end_arguments(const UnitToParse& unit, const Pars
     arguments = {"-x", "c++"};
   }
   bool has_standard = std::ranges::any_of(unit.arguments, [](const std::string& a) { return a.starts_with("-std="); });
-  if (!has_standard) arguments.push_back("-std=c++17");
+  if (!has_standard) arguments.push_back("-std=" + environment.cxx_standard);
   arguments.insert(arguments.end(), unit.arguments.begin(), unit.arguments.end());
   // Both include dirs that torch's cpp_extension gives a build, so that <torch/torch.h> and
   // <torch/all.h> resolve (and E002 sees them) as they do in the real build.

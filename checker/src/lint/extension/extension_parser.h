@@ -13,6 +13,7 @@ struct ParseEnvironment {
   std::filesystem::path torch_include_dir;               // the build torch B: <site-packages>/torch/include
   std::vector<std::filesystem::path> cuda_include_dirs;  // CUDA runtime headers for .cu sources; may be empty
   std::filesystem::path project_root;
+  std::string cxx_standard = "c++17";  // what cpp_extension gives B's builds that name none
 };
 
 // Parses one translation unit with libclang against B's headers, at the target its flags and
