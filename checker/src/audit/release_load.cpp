@@ -22,11 +22,13 @@ std::vector<std::string> sonames(const std::vector<const DeviceLibrary*>& librar
   return names;
 }
 
-// What the release brings instead, as the object of "torch 2.11 ships …".
+// What the release brings instead, as the object of "torch 2.11 ships …": the toolkit's major only,
+// since the misfit is the major (so 2.11 with CUDA 13.0 and 2.15 with 13.2 make one reason).
 std::string release_has(const DeviceRuntime& runtime, const std::vector<const DeviceLibrary*>& shown) {
   if (!runtime.toolkit) return "no device runtime (a CPU build)";
-  if (shown.empty()) return runtime.describe();
-  return fmt::format("{} ({})", runtime.describe(), fmt::join(sonames(shown), ", "));
+  std::string toolkit = fmt::format("{} {}", to_string(runtime.toolkit->toolkit), runtime.toolkit->major);
+  if (shown.empty()) return toolkit;
+  return fmt::format("{} ({})", toolkit, fmt::join(sonames(shown), ", "));
 }
 
 // Whether the release brings `library`: a soname of the same family and major, or one whose major
@@ -81,7 +83,7 @@ void add_device_misfits(const DeviceNeeds& needs, const DeviceRuntime& runtime, 
         {.need = need, .has = release_has(runtime, {}), .blocks_load = true, .other_build_may_fit = true});
   } else if (built.minor && runtime.toolkit->minor && *built.minor != *runtime.toolkit->minor) {
     load.device_misfits.push_back(
-        {.need = need, .has = release_has(runtime, {}), .blocks_load = false, .other_build_may_fit = true});
+        {.need = need, .has = runtime.describe(), .blocks_load = false, .other_build_may_fit = true});
   }
 }
 
