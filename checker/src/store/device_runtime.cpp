@@ -10,10 +10,6 @@ namespace fs = std::filesystem;
 namespace abicheck {
 namespace {
 
-// How deep the NVIDIA wheels put their libraries: nvidia/cuda_runtime/lib/ (CUDA 12 wheels) and
-// nvidia/cu13/lib/ (CUDA 13); a bound keeps a strange tree from being walked whole.
-constexpr int kMaxNvidiaDepth = 3;
-
 void add_device_libraries_in(const fs::path& directory, std::vector<DeviceLibrary>& found) {
   std::error_code error;
   for (const auto& entry : fs::directory_iterator(directory, error)) {
@@ -50,13 +46,11 @@ DeviceRuntime read_device_runtime(const fs::path& torch_dir, const std::string& 
   if (!cuda_version.empty()) runtime.toolkit = parse_toolkit_version(DeviceToolkit::Cuda, cuda_version);
   if (!runtime.toolkit) runtime.toolkit = hip_version(torch_dir);
   add_device_libraries_in(torch_dir / "lib", runtime.libraries);
+  // The NVIDIA wheels put their libraries in nvidia/<package>/lib/: cuda_runtime, cudnn, … for CUDA 12,
+  // one cu13/ for the CUDA 13 toolkit. Only those folders are listed, never the headers beside them.
   std::error_code error;
-  const fs::path nvidia = torch_dir.parent_path() / "nvidia";
-  for (auto it = fs::recursive_directory_iterator(nvidia, error); !error && it != fs::recursive_directory_iterator();
-       it.increment(error)) {
-    if (it.depth() >= kMaxNvidiaDepth) it.disable_recursion_pending();
-    if (it->path().filename() == "lib" && it->is_directory(error))
-      add_device_libraries_in(it->path(), runtime.libraries);
+  for (const auto& package : fs::directory_iterator(torch_dir.parent_path() / "nvidia", error)) {
+    add_device_libraries_in(package.path() / "lib", runtime.libraries);
   }
   std::ranges::sort(runtime.libraries, {}, &DeviceLibrary::soname);
   auto [first, last] = std::ranges::unique(runtime.libraries, {}, &DeviceLibrary::soname);
