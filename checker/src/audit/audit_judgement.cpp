@@ -6,15 +6,90 @@
 #include <algorithm>
 
 namespace abicheck {
+namespace {
+
+std::string release_list(const std::vector<TorchVersion>& releases) {
+  std::vector<std::string> names;
+  for (const auto& release : releases) names.push_back(release.to_string());
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+}  // namespace
+
+std::vector<Finding> release_load_findings(const ObjectAudit& object, const std::string& where) {
+  // One finding per distinct reason, naming every release it holds for, in the order first seen.
+  std::vector<std::pair<const DeviceMisfit*, std::vector<TorchVersion>>> grouped;
+  for (const auto& load : object.loads) {
+    if (!load.claimed) continue;
+    for (const auto& misfit : load.device_misfits) {
+      auto same = std::ranges::find_if(grouped, [&](const auto& group) {
+        return group.first->need == misfit.need && group.first->has == misfit.has &&
+               group.first->blocks_load == misfit.blocks_load;
+      });
+      if (same == grouped.end()) grouped.push_back({&misfit, {load.release}});
+      else same->second.push_back(load.release);
+    }
+  }
+  std::vector<Finding> findings;
+  for (const auto& [misfit, releases] : grouped) {
+    std::string torch = fmt::format("torch {}", release_list(releases));
+    std::string ships =
+        fmt::format("{} in the store {} {}", torch, releases.size() == 1 ? "ships" : "ship", misfit->has);
+    Finding finding{.stage = "audit", .where = where};
+    if (!misfit->blocks_load) {
+      finding.kind = "device-toolkit-minor";
+      finding.severity = FindingSeverity::Warning;
+      finding.message = fmt::format(
+          "{}; {}: the loader accepts another minor of one major, but a package that checks its build's version "
+          "at import may refuse it",
+          misfit->need, ships);
+    } else if (misfit->other_build_may_fit) {
+      finding.kind = "device-runtime-mismatch";
+      finding.severity = FindingSeverity::Warning;
+      finding.message = fmt::format(
+          "{}; {}: it does not load into {}; a build of {} for its toolkit may exist on another index (torch "
+          "publishes one per supported CUDA and ROCm)",
+          misfit->need, ships, releases.size() == 1 ? "that build" : "those builds", torch);
+    } else {
+      finding.kind = "device-library-mismatch";
+      finding.message = fmt::format("{}; {}: it does not load", misfit->need, ships);
+    }
+    findings.push_back(std::move(finding));
+  }
+  return findings;
+}
+
+std::string release_load_summary(const ObjectAudit& object) {
+  if (object.loads.empty()) return "";
+  std::vector<TorchVersion> loads;
+  std::vector<TorchVersion> device_blocks;
+  std::vector<TorchVersion> symbols_block;
+  for (const auto& load : object.loads) {
+    if (!load.claimed) continue;
+    if (load.loads()) loads.push_back(load.release);
+    else if (!load.torch_symbols_fit()) symbols_block.push_back(load.release);
+    else device_blocks.push_back(load.release);
+  }
+  std::vector<std::string> parts;
+  parts.push_back(loads.empty() ? "loads into no stored release it claims"
+                                : fmt::format("loads into torch {}", release_list(loads)));
+  if (!device_blocks.empty()) {
+    parts.push_back(fmt::format("not into {} (device runtime)", release_list(device_blocks)));
+  }
+  if (!symbols_block.empty()) parts.push_back(fmt::format("not into {} (torch symbols)", release_list(symbols_block)));
+  return fmt::format("{}: {}", object.path, fmt::join(parts, "; "));
+}
 
 Judgement judge_audit(const AuditReport& report) {
   Judgement judgement;
   for (const auto& object : report.binaries) {
-    if (object.verdict == AuditVerdict::Stable) continue;
-    judgement.findings.push_back({.stage = "audit",
-                                  .kind = std::string(to_string(object.verdict)),
-                                  .where = object.path,
-                                  .message = fmt::format("{}", fmt::join(object.reasons, "; "))});
+    if (object.verdict != AuditVerdict::Stable) {
+      judgement.findings.push_back({.stage = "audit",
+                                    .kind = std::string(to_string(object.verdict)),
+                                    .where = object.path,
+                                    .message = fmt::format("{}", fmt::join(object.reasons, "; "))});
+    }
+    for (auto& finding : release_load_findings(object, object.path)) judgement.findings.push_back(std::move(finding));
   }
   for (const auto& failure : report.failures) {
     judgement.findings.push_back(
@@ -36,6 +111,9 @@ Judgement judge_audit(const AuditReport& report) {
           ? ""
           : fmt::format(", {} stale allowlist {}", report.stale_allowlist_entries.size(),
                         report.stale_allowlist_entries.size() == 1 ? "entry" : "entries")));
+  for (const auto& object : report.binaries) {
+    if (std::string summary = release_load_summary(object); !summary.empty()) judgement.lines.push_back(summary);
+  }
   return judgement;
 }
 

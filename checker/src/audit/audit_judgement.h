@@ -6,7 +6,20 @@
 namespace abicheck {
 
 // The audit's verdict on its report: every binary that is not stable, every input that could not
-// be audited, and every allowlist entry that matched nothing is a finding.
+// be audited, every allowlist entry that matched nothing, and every device runtime that keeps a
+// binary from loading into a release it claims (release_load_findings) is a finding.
 Judgement judge_audit(const AuditReport& report);
+
+// Why `object` does not load into the releases it claims, as far as the device runtime goes (its
+// torch symbols are the verdict's findings), one finding per reason with the releases it holds for;
+// `where` names the object. Used by the audit, `check` and the release gate alike. A toolkit the
+// release was not built for is a warning: the binary is fine, and a build of that torch release for
+// its toolkit may exist on another index. Another major of a separately versioned library (cuDNN 8
+// against 9) is an error: no build of the release brings it. A minor difference is a warning.
+std::vector<Finding> release_load_findings(const ObjectAudit& object, const std::string& where);
+
+// "loads into 2.10 (CUDA 12.8); not into 2.11, 2.12 (CUDA 13.0): needs CUDA 12 runtime": one line
+// per object for the summary, empty when no release was given.
+std::string release_load_summary(const ObjectAudit& object);
 
 }  // namespace abicheck

@@ -10,6 +10,7 @@
 #include "audit/elf_reader.h"
 #include "audit/mapped_file.h"
 #include "audit/wheel_reader.h"
+#include "core/file_text.h"
 #include "core/tool_error.h"
 
 namespace abicheck {
@@ -104,6 +105,14 @@ std::optional<DeclaredTarget> installed_package_target(const std::filesystem::pa
   return std::nullopt;
 }
 
+// An installed package directory records its toolkit the way its wheel did: <package>/version.py.
+std::optional<RecordedToolkit> installed_package_toolkit(const std::filesystem::path& directory) {
+  std::error_code error;
+  const std::filesystem::path version_py = directory / "version.py";
+  if (!std::filesystem::is_regular_file(version_py, error)) return std::nullopt;
+  return toolkit_recorded_in((directory.filename() / "version.py").string(), read_file_text(version_py));
+}
+
 class Auditor {
  public:
   Auditor(const ShimCatalog& catalog, const AuditOptions& options) : catalog_(catalog), options_(options) {}
@@ -118,7 +127,7 @@ class Auditor {
     } else if (input.extension() == ".whl") {
       audit_wheel(input);
     } else {
-      audit_file(input, std::nullopt);
+      audit_file(input, std::nullopt, std::nullopt);
     }
   }
 
@@ -136,8 +145,14 @@ class Auditor {
     report_.failures.push_back({std::move(path), std::move(problem)});
   }
 
+  // The per-release verdicts come last: they read the final declared target and verdict.
+  void add_release_loads(ObjectAudit& object) const {
+    for (const auto& release : options_.releases) object.loads.push_back(assess_release_load(object, release));
+  }
+
   void audit_directory(const std::filesystem::path& directory) {
     std::optional<DeclaredTarget> package_target = installed_package_target(directory);
+    std::optional<RecordedToolkit> package_toolkit = installed_package_toolkit(directory);
     std::vector<std::filesystem::path> files;
     std::error_code error;
     for (auto it = std::filesystem::recursive_directory_iterator(
@@ -156,7 +171,7 @@ class Auditor {
         audit_wheel(file);
       } else if (starts_with_elf_magic(file)) {
         ++found;
-        audit_file(file, package_target);
+        audit_file(file, package_target, package_toolkit);
       }
     }
     if (found == 0) fail(directory.string(), "no ELF object or wheel in this directory");
@@ -169,12 +184,15 @@ class Auditor {
     return stream.gcount() == sizeof head && looks_like_elf(head);
   }
 
-  void audit_file(const std::filesystem::path& file, const std::optional<DeclaredTarget>& package_target) {
+  void audit_file(const std::filesystem::path& file, const std::optional<DeclaredTarget>& package_target,
+                  const std::optional<RecordedToolkit>& package_toolkit) {
     try {
       MappedFile mapped(file);
       ObjectAudit object = audit_elf_image(mapped.bytes(), file.string(), catalog_, options_, false);
       if (!options_.target) declare(object.declared_target, package_target);
+      if (object.device.uses_device()) object.device.recorded = package_toolkit;
       decide_verdict(object, options_);
+      add_release_loads(object);
       report_.binaries.push_back(std::move(object));
     } catch (const ElfReadError& error) {
       fail(file.string(), error.what());
@@ -206,7 +224,9 @@ class Auditor {
           ObjectAudit object = audit_elf_image(bytes, path, catalog_, options_, metadata.abi3);
           object.wheel = file.string();
           if (!options_.target) declare(object.declared_target, wheel.declared_target);
+          if (object.device.uses_device()) object.device.recorded = metadata.recorded_toolkit;
           decide_verdict(object, options_);
+          add_release_loads(object);
           report_.binaries.push_back(std::move(object));
         } catch (const ElfReadError& error) {
           fail(path, error.what());
@@ -258,6 +278,13 @@ ObjectAudit audit_elf_image(std::span<char> image, std::string path, const ShimC
   object.path = std::move(path);
   object.machine = imports.machine;
   object.needed = imports.needed;
+  for (const auto& library : imports.needed) {
+    if (auto device = parse_device_library(library)) object.device.libraries.push_back(std::move(*device));
+    // A CUDA extension that links its runtime statically still NEEDs torch's own device libraries.
+    for (std::string_view torch_device : {"libtorch_cuda", "libc10_cuda", "libtorch_hip", "libc10_hip"}) {
+      if (library.starts_with(torch_device)) object.device.links_torch_device_library = true;
+    }
+  }
   object.stripped = !imports.has_symtab;
   std::set<std::string, std::less<>> imported_names;
   // A plain C name that no rule places, in an object linked against libtorch_python, comes from

@@ -6,9 +6,12 @@
 #include <vector>
 
 #include "audit/allowlist.h"
+#include "audit/recorded_toolkit.h"
 #include "audit/shim_catalog.h"
 #include "audit/symbol_classifier.h"
+#include "core/device_library.h"
 #include "core/torch_version.h"
+#include "store/release_store.h"
 
 namespace abicheck {
 
@@ -34,6 +37,43 @@ struct DeclaredTarget {
   std::string source;  // "--target", "marker torch-abi-check:target=...", "Requires-Dist: torch>=2.10"
 };
 
+// What one object needs of the device runtime.
+struct DeviceNeeds {
+  std::vector<DeviceLibrary> libraries;     // its NEEDED device libraries, in file order
+  bool links_torch_device_library = false;  // NEEDs libtorch_cuda, libc10_cuda, libtorch_hip or libc10_hip
+  // What its wheel or installed package records; only for an object that uses the device (a vendored
+  // libpng in the same wheel was not built with CUDA).
+  std::optional<RecordedToolkit> recorded;
+
+  bool uses_device() const { return !libraries.empty() || links_torch_device_library; }
+
+  // The toolkit its libraries pin (libcudart.so.12: CUDA 12), else the recorded one's.
+  std::optional<DeviceToolkitVersion> toolkit() const;
+};
+
+// One reason a binary's device needs do not fit a release's device runtime.
+struct DeviceMisfit {
+  std::string need;         // "needs CUDA 12 runtime (libcudart.so.12)"
+  std::string has;          // what the release ships instead: "CUDA 13.0 (libcudart.so.13)", "libcudnn.so.9"
+  bool blocks_load = true;  // false: it loads, but a package's own import check may refuse
+  // The misfit is the toolkit (its major, or CUDA against ROCm or CPU): torch publishes builds of a
+  // release for several toolkits, so a build of this release that fits may exist on another index.
+  bool other_build_may_fit = false;
+};
+
+// Whether one object loads into one stored release: its torch symbols and its device runtime.
+struct ReleaseLoad {
+  TorchVersion release;                    // the stored release, full version
+  std::string runtime;                     // its device runtime: "CUDA 13.0"
+  bool claimed = false;                    // at or above the oldest torch the object declares or needs
+  std::vector<std::string> torch_misfits;  // why its torch symbols do not fit
+  std::vector<DeviceMisfit> device_misfits;
+
+  bool torch_symbols_fit() const { return torch_misfits.empty(); }
+  bool device_runtime_fits() const;  // no misfit that blocks loading
+  bool loads() const { return torch_symbols_fit() && device_runtime_fits(); }
+};
+
 // Everything the audit found about one ELF object.
 struct ObjectAudit {
   std::string path;   // a file, or "<wheel>!<entry>" for an object inside a wheel
@@ -50,6 +90,8 @@ struct ObjectAudit {
   std::optional<DeclaredTarget> declared_target;
   std::string allowed_object_reason;  // non-empty when an [[object]] entry accepted the whole object
   bool stripped = false;
+  DeviceNeeds device;
+  std::vector<ReleaseLoad> loads;  // one per stored release given in AuditOptions::releases, oldest first
   AuditVerdict verdict = AuditVerdict::Stable;
   std::vector<std::string> reasons;  // one line each: why the verdict is not Stable
 };
@@ -78,6 +120,9 @@ struct AuditReport {
 struct AuditOptions {
   std::optional<TorchVersion> target;  // --target: overrides what binaries and wheels declare
   Allowlist* allowlist = nullptr;
+  // The releases to judge loading against (the store's, or a release gate's candidate); none: no
+  // per-release verdict.
+  std::vector<StoredRelease> releases;
 };
 
 // Audits shared objects, wheels, directories (searched recursively for ELF objects and wheels) and
@@ -85,6 +130,11 @@ struct AuditOptions {
 // Per-input problems go to AuditReport::failures; nothing throws for a bad input.
 AuditReport audit_paths(const std::vector<std::filesystem::path>& inputs, const ShimCatalog& catalog,
                         const AuditOptions& options);
+
+// Whether `object` loads into `release`: its torch symbols (the verdict and the newest shim it
+// imports) and its device needs against the release's device runtime. The one rule the audit,
+// `check` and the release gate share.
+ReleaseLoad assess_release_load(const ObjectAudit& object, const StoredRelease& release);
 
 // The audit of one ELF image (a file mapped, or a wheel entry inflated): exposed for tests and the
 // fuzzer. Throws ElfReadError.

@@ -190,9 +190,17 @@ std::vector<char> WheelReader::read_entry(std::uint64_t index, std::uint64_t max
 }
 
 void WheelReader::read_metadata() {
+  // A version file is a few lines; a bound keeps a hostile one from costing memory.
+  constexpr std::uint64_t kMaxRecordBytes = 1ULL << 20;
+  std::optional<RecordedToolkit> required_toolkit;
   zip_int64_t count = zip_get_num_entries(archive_.get(), 0);
   for (zip_int64_t index = 0; index < count; ++index) {
     std::string_view name = zip_get_name(archive_.get(), index, 0);
+    if (!metadata_.recorded_toolkit && may_record_toolkit(name)) {
+      std::vector<char> content = read_entry(index, kMaxRecordBytes);
+      metadata_.recorded_toolkit = toolkit_recorded_in(name, std::string_view(content.data(), content.size()));
+      continue;
+    }
     auto slash = name.find('/');
     if (slash == std::string_view::npos || !name.substr(0, slash).ends_with(".dist-info")) continue;
     std::string_view file = name.substr(slash + 1);
@@ -208,6 +216,7 @@ void WheelReader::read_metadata() {
         std::string_view requirement = trim(text.substr(std::string_view("Requires-Dist:").size()));
         // A bound under an extra is optional, so only an unconditional torch requirement declares a target.
         if (requirement.find("extra") != std::string_view::npos) continue;
+        if (!required_toolkit) required_toolkit = toolkit_required_by(requirement);
         if (auto bound = torch_lower_bound_of_requirement(requirement)) {
           metadata_.torch_lower_bound = bound;
           metadata_.torch_requirement = std::string(requirement);
@@ -215,6 +224,7 @@ void WheelReader::read_metadata() {
       }
     }
   }
+  if (!metadata_.recorded_toolkit) metadata_.recorded_toolkit = std::move(required_toolkit);
 }
 
 void WheelReader::apply_file_name_tags(const std::string& file_name) {
@@ -223,6 +233,11 @@ void WheelReader::apply_file_name_tags(const std::string& file_name) {
   std::stringstream stream(stem);
   for (std::string part; std::getline(stream, part, '-');) parts.push_back(part);
   if (parts.size() >= 5 && parts[parts.size() - 2].find("abi3") != std::string::npos) metadata_.abi3 = true;
+  if (!metadata_.recorded_toolkit && parts.size() >= 2) {
+    if (auto version = toolkit_of_local_version(parts[1])) {
+      metadata_.recorded_toolkit = RecordedToolkit{*version, fmt::format("wheel version {}", parts[1])};
+    }
+  }
 }
 
 void WheelReader::for_each_elf_entry(const std::function<void(const std::string&, std::span<char>)>& visit) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "audit/recorded_toolkit.h"
 #include "core/torch_version.h"
 
 struct zip;
@@ -40,6 +41,9 @@ struct WheelMetadata {
   std::optional<TorchVersion> torch_lower_bound;  // from Requires-Dist: torch>=X (or ==X, ~=X)
   std::string torch_requirement;                  // the requirement as written, for reports
   bool abi3 = false;                              // a wheel tag with the abi3 ABI
+  // The CUDA or ROCm version the wheel records about its build: a package's version.py or build-info
+  // JSON first, then an NVIDIA runtime requirement, then a local label of the wheel's version (+cu128).
+  std::optional<RecordedToolkit> recorded_toolkit;
 };
 
 // The lower bound of a Requires-Dist line's torch requirement; nullopt when the line is about
@@ -57,7 +61,8 @@ class WheelReader {
   ~WheelReader();
 
   const WheelMetadata& metadata() const { return metadata_; }
-  // Sets the abi3 flag from the wheel's file name tags (name-version-python-abi-platform.whl).
+  // Sets the abi3 flag from the wheel's file name tags (name-version-python-abi-platform.whl), and the
+  // recorded toolkit from a local label of its version when the wheel's files record none.
   void apply_file_name_tags(const std::string& file_name);
 
   // Calls visit for each entry whose content starts with the ELF magic, in archive order, with the

@@ -9,6 +9,7 @@
 #include <map>
 #include <ranges>
 
+#include "audit/audit_judgement.h"
 #include "audit/shim_catalog.h"
 #include "core/content_hash.h"
 #include "core/display_path.h"
@@ -203,7 +204,7 @@ std::vector<std::string> imported_shims_newer_than(const ObjectAudit& object, st
   return newer;
 }
 
-void audit_stage(const CheckRequest& request, CheckResult& result) {
+void audit_stage(const ReleaseStore& store, const CheckRequest& request, CheckResult& result) {
   std::vector<fs::path> libraries;
   for (const auto& build : result.builds)
     libraries.insert(libraries.end(), build.libraries.begin(), build.libraries.end());
@@ -211,8 +212,16 @@ void audit_stage(const CheckRequest& request, CheckResult& result) {
   ShimCatalog catalog = ShimCatalog::load_directory(request.baselines);
   AuditOptions options;
   options.target = result.target;
+  for (auto& release : store.releases()) {
+    if (std::ranges::find(result.runtimes, release.version) != result.runtimes.end())
+      options.releases.push_back(release);
+  }
   result.audit = audit_paths(libraries, catalog, options);
   for (const auto& object : result.audit.binaries) {
+    // Whether it loads into each runtime's device runtime, judged as the audit judges it.
+    for (auto& finding : release_load_findings(object, library_label(result, object.path))) {
+      result.findings.push_back(std::move(finding));
+    }
     if (object.verdict == AuditVerdict::Stable) continue;
     std::string message = fmt::format("{}", fmt::join(object.reasons, "; "));
     if (!object.unstable.empty()) {
@@ -339,6 +348,10 @@ void judge(CheckResult& result) {
                                            release_range(result.runtimes), fmt::join(builds, " and "),
                                            result.smoke.cells.size()));
     }
+    for (const auto& finding : result.findings) {
+      result.verdict.push_back(
+          fmt::format("warning: {} {}: [{}] {}", finding.stage, finding.where, finding.kind, finding.message));
+    }
     return;
   }
   std::vector<TorchVersion> working = working_runtimes(result);
@@ -352,8 +365,9 @@ void judge(CheckResult& result) {
                       : result.target
                           ? fmt::format("does not work on every release of {}", release_range(result.runtimes))
                           : fmt::format("declares no target (checked on {} only)", release_range(result.runtimes));
-  result.verdict.push_back(fmt::format("{}: {} finding{}; {}", scope, result.findings.size(),
-                                       result.findings.size() == 1 ? "" : "s",
+  const auto errors =
+      std::ranges::count_if(result.findings, [](const Finding& f) { return f.severity == FindingSeverity::Error; });
+  result.verdict.push_back(fmt::format("{}: {} finding{}; {}", scope, errors, errors == 1 ? "" : "s",
                                        smoke_ran ? works : "no smoke test ran"));
   for (const auto& finding : result.findings) {
     result.verdict.push_back(
@@ -445,7 +459,7 @@ CheckResult run_check(const ReleaseStore& store, const CheckRequest& request) {
   if (request.progress) request.progress(fmt::format("lint: {} diagnostics", result.lint.report.diagnostics.size()));
   if (result.build_kind) {
     build_stage(store, newest, declared, resolved, result);
-    audit_stage(resolved, result);
+    audit_stage(store, resolved, result);
     smoke_stage(store, resolved, result);
   } else {
     result.notes.push_back(

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -48,7 +49,11 @@ struct CheckResult {
   std::vector<std::string> notes;    // what a person should know that is not a finding
   std::vector<std::string> verdict;  // the summary lines: what works, what breaks where and why
 
-  bool has_findings() const { return !findings.empty(); }
+  // An error finding: a warning (a device runtime the store's build of a release lacks) is reported
+  // and leaves the check clean.
+  bool has_findings() const {
+    return std::ranges::any_of(findings, [](const Finding& f) { return f.severity == FindingSeverity::Error; });
+  }
 };
 
 // Throws ToolError for bad input (no such directory, bad config, missing store release).

@@ -23,13 +23,15 @@ struct AuditCommandOptions {
   bool verbose = false;
 };
 
-ExitCode run_audit(const AuditCommandOptions& options) {
+ExitCode run_audit(const AuditCommandOptions& options, const CommonOptions& common) {
   ShimCatalog catalog = ShimCatalog::load_directory(baselines_or_default(options.baselines));
   std::optional<Allowlist> allowlist;
   if (options.allowlist) allowlist = Allowlist::load(*options.allowlist);
   AuditOptions audit_options;
   if (options.target) audit_options.target = TorchVersion::parse(*options.target).minor_release();
   if (allowlist) audit_options.allowlist = &*allowlist;
+  // Whether each binary loads into each stored release; an empty or missing store just skips this.
+  audit_options.releases = open_store(common).releases();
 
   AuditReport report = audit_paths(options.inputs, catalog, audit_options);
   for (const auto& failure : report.failures) {
@@ -44,7 +46,7 @@ ExitCode run_audit(const AuditCommandOptions& options) {
 
 }  // namespace
 
-void add_audit_command(CLI::App& app, const CommonOptions&, CommandAction& action) {
+void add_audit_command(CLI::App& app, const CommonOptions& common, CommandAction& action) {
   auto options = std::make_shared<AuditCommandOptions>();
   auto* audit = app.add_subcommand(
       "audit", "classify the imports of extension binaries (shared objects, wheels, directories, installed packages)");
@@ -57,7 +59,7 @@ void add_audit_command(CLI::App& app, const CommonOptions&, CommandAction& actio
   add_baselines_option(audit, options->baselines);
   add_output_options(audit, options->outputs);
   audit->add_flag("-v,--verbose", options->verbose, "list every import with its category");
-  audit->callback([&action, options] { action = [options] { return run_audit(*options); }; });
+  audit->callback([&action, &common, options] { action = [&common, options] { return run_audit(*options, common); }; });
 }
 
 }  // namespace abicheck

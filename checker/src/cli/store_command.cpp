@@ -1,7 +1,9 @@
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "cli/command.h"
 #include "core/atomic_file.h"
@@ -14,6 +16,20 @@ namespace {
 
 std::string gigabytes(std::uint64_t bytes) { return fmt::format("{:.2f} GB", static_cast<double>(bytes) / 1e9); }
 
+nlohmann::json device_runtime_json(const DeviceRuntime& runtime) {
+  nlohmann::json libraries = nlohmann::json::array();
+  for (const auto& library : runtime.libraries) {
+    libraries.push_back({{"soname", library.soname},
+                         {"family", library.family},
+                         {"major", library.major ? nlohmann::json(*library.major) : nlohmann::json(nullptr)}});
+  }
+  const auto& toolkit = runtime.toolkit;
+  return {{"toolkit", toolkit ? nlohmann::json(to_string(toolkit->toolkit)) : nlohmann::json(nullptr)},
+          {"major", toolkit ? nlohmann::json(toolkit->major) : nlohmann::json(nullptr)},
+          {"minor", toolkit && toolkit->minor ? nlohmann::json(*toolkit->minor) : nlohmann::json(nullptr)},
+          {"libraries", libraries}};
+}
+
 nlohmann::json release_json(const StoredRelease& release) {
   return {
       {"version", release.version.to_full_string()},
@@ -23,13 +39,14 @@ nlohmann::json release_json(const StoredRelease& release) {
       {"lib_dir", release.lib_dir.string()},
       {"cuda_major", release.cuda_major ? nlohmann::json(*release.cuda_major) : nlohmann::json(nullptr)},
       {"cuda_version", release.cuda_version},
+      {"device_runtime", device_runtime_json(release.device)},
       {"disk_bytes", release.disk_bytes},
       {"install_seconds", release.install_seconds},
   };
 }
 
 // `store list --json` is a document of its own (docs/schemas/store-list.schema.json), not a report.
-constexpr int kStoreListSchemaVersion = 1;
+constexpr int kStoreListSchemaVersion = 2;
 
 ExitCode list_releases(const ReleaseStore& store, const std::optional<std::string>& json_path) {
   auto releases = store.releases();
@@ -51,10 +68,16 @@ ExitCode list_releases(const ReleaseStore& store, const std::optional<std::strin
   std::uint64_t total = store.shared_disk_bytes();
   for (const auto& release : releases) {
     fmt::print("{:<8} {:<10} {:>8}   installed in {:.0f} s\n", release.version.to_full_string(),
-               release.cuda_version.empty() ? "CPU" : "CUDA " + release.cuda_version, gigabytes(release.disk_bytes),
-               release.install_seconds);
+               release.device.describe(), gigabytes(release.disk_bytes), release.install_seconds);
     fmt::print("  python   {}\n  include  {}\n  lib      {}\n", release.python.string(), release.include_dir.string(),
                release.lib_dir.string());
+    // One soname per library and major: cuDNN's nine parts read as libcudnn.so.9 (JSON lists them all).
+    std::vector<std::string> sonames;
+    std::set<std::pair<std::string, std::optional<int>>> shown;
+    for (const auto& library : release.device.libraries) {
+      if (shown.emplace(library.family, library.major).second) sonames.push_back(library.soname);
+    }
+    if (!sonames.empty()) fmt::print("  device   {}\n", fmt::join(sonames, " "));
     total += release.disk_bytes;
   }
   fmt::print("shared CUDA libraries: {}; store total: {}\n", gigabytes(store.shared_disk_bytes()), gigabytes(total));

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "audit/audit_judgement.h"
 #include "diff/diff_judgement.h"
 #include "matrix/matrix_judgement.h"
 
@@ -18,6 +19,13 @@ Judgement judge_release_gate(const ReleaseGateResult& result) {
   add_stage("diff", judge_diff(result.diff));
   add_stage("lint", judge_lint(result.lint.report, result.candidate.release.include_dir));
   add_stage("matrix", judge_matrix(result.matrix));
+  // Only the device runtime part of the audit's verdict: the matrix's suites include the unstable
+  // negative control on purpose, and its cells already judge the torch symbols by loading them.
+  Judgement device;
+  for (const auto& object : result.audit.binaries) {
+    for (auto& finding : release_load_findings(object, object.path)) device.findings.push_back(std::move(finding));
+  }
+  add_stage("audit", device);
   judgement.lines.push_back(fmt::format(
       "release gate: torch {} against {}: {}", result.candidate.release.version.to_full_string(),
       result.last.to_string(), failing.empty() ? "passes" : fmt::format("fails ({})", fmt::join(failing, ", "))));

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "audit/shim_catalog.h"
 #include "baseline/release_history.h"
 #include "core/tool_error.h"
 #include "diff/baseline_diff.h"
@@ -60,6 +61,10 @@ ReleaseGateResult run_release_gate(const ReleaseStore& store, const ReleaseGateR
   matrix.newest_release = result.last;
   matrix.runtimes = {candidate};
   result.matrix = run_matrix(request.spec, store, matrix);
+
+  AuditOptions audit;
+  audit.releases = {candidate};
+  result.audit = audit_paths(result.matrix.libraries, ShimCatalog::load_directory(request.baselines), audit);
   return result;
 }
 

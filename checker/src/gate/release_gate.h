@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <string>
 
+#include "audit/binary_audit.h"
 #include "diff/abi_change.h"
 #include "gate/candidate_release.h"
 #include "lint/lint_runs.h"
@@ -29,11 +30,15 @@ struct ReleaseGateResult {
   AbiDiff diff;         // last release's committed baseline -> the candidate's headers and libraries
   LintRun lint;         // the candidate's headers against the committed baselines before it
   MatrixResult matrix;  // builds of releases up to `last` loaded into the candidate
+  // The matrix's libraries audited against the candidate: whether its device runtime lets them load
+  // (a CUDA 12 build cannot load into a CUDA 13 candidate, whatever its torch symbols say).
+  AuditReport audit;
 };
 
 // Resolves the candidate (installing a missing store version) and the last release, then runs
-// the diff, the header lint and the matrix. Bad input (no such candidate, no baseline for the
-// last release, a last release not older than the candidate) is a ToolError before any stage runs.
+// the diff, the header lint, the matrix and the audit of the matrix's libraries against the candidate. Bad input (no
+// such candidate, no baseline for the last release, a last release not older than the candidate) is a ToolError before
+// any stage runs.
 ReleaseGateResult run_release_gate(const ReleaseStore& store, const ReleaseGateRequest& request);
 
 }  // namespace abicheck

@@ -327,6 +327,9 @@ MatrixResult run_matrix(const MatrixSpec& spec, const ReleaseStore& store, const
     if (planned_cell.cell.cached) ++result.cells_cached;
     result.cells.push_back(std::move(planned_cell.cell));
   }
+  for (const auto& build : builds) {
+    if (build.status.kind == BuildStatus::Kind::Built) result.libraries.push_back(build.library);
+  }
   result.builds_total = static_cast<int>(builds.size());
   result.builds_cached = static_cast<int>(std::ranges::count_if(builds, [](const BuildRecord& b) { return b.cached; }));
   result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

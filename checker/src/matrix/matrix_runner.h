@@ -39,7 +39,8 @@ struct MatrixCell {
 };
 
 struct MatrixResult {
-  std::vector<MatrixCell> cells;  // in spec order: suite, backend, build, target, runtime
+  std::vector<MatrixCell> cells;                 // in spec order: suite, backend, build, target, runtime
+  std::vector<std::filesystem::path> libraries;  // every library that built, once each (what the cells load)
   int builds_total = 0;
   int builds_cached = 0;
   int cells_cached = 0;

@@ -13,6 +13,93 @@ nlohmann::json optional_version(const std::optional<TorchVersion>& version) {
   return version ? nlohmann::json(version->to_string()) : nlohmann::json(nullptr);
 }
 
+nlohmann::json device_json(const DeviceNeeds& device) {
+  nlohmann::json libraries = nlohmann::json::array();
+  for (const auto& library : device.libraries) {
+    libraries.push_back({{"soname", library.soname},
+                         {"family", library.family},
+                         {"toolkit", to_string(library.toolkit)},
+                         {"major", library.major ? nlohmann::json(*library.major) : nlohmann::json(nullptr)},
+                         {"bundled_copy", library.bundled_copy}});
+  }
+  auto toolkit = device.toolkit();
+  return {{"toolkit", toolkit ? nlohmann::json(toolkit->to_string()) : nlohmann::json(nullptr)},
+          {"libraries", libraries},
+          {"recorded", device.recorded ? nlohmann::json{{"version", device.recorded->version.to_string()},
+                                                        {"source", device.recorded->source}}
+                                       : nlohmann::json(nullptr)}};
+}
+
+nlohmann::json release_load_json(const ReleaseLoad& load) {
+  nlohmann::json misfits = nlohmann::json::array();
+  for (const auto& misfit : load.device_misfits) {
+    misfits.push_back({{"need", misfit.need},
+                       {"has", misfit.has},
+                       {"blocks_load", misfit.blocks_load},
+                       {"other_build_may_fit", misfit.other_build_may_fit}});
+  }
+  return {{"release", load.release.to_full_string()},
+          {"runtime", load.runtime},
+          {"claimed", load.claimed},
+          {"loads", load.loads()},
+          {"torch_symbols_fit", load.torch_symbols_fit()},
+          {"device_runtime_fits", load.device_runtime_fits()},
+          {"torch_misfits", load.torch_misfits},
+          {"device_misfits", misfits}};
+}
+
+// One line per stored release, or one for all when the object loads into every release it claims.
+std::string release_loads_text(const ObjectAudit& object) {
+  if (object.loads.empty()) return "";
+  std::vector<std::string> claimed;
+  bool all_load = true;
+  for (const auto& load : object.loads) {
+    if (!load.claimed) continue;
+    claimed.push_back(load.release.to_string());
+    all_load = all_load && load.loads() && load.device_misfits.empty();
+  }
+  if (all_load) {
+    return claimed.empty() ? "  stored releases: none at or above what it declares\n"
+                           : fmt::format("  loads into stored torch {}\n", fmt::join(claimed, ", "));
+  }
+  std::string out = "  stored releases:\n";
+  bool other_build_may_fit = false;
+  for (const auto& load : object.loads) {
+    std::string state = !load.claimed
+                            ? (object.declared_target ? "below its declared target" : "below its minimum torch")
+                        : load.loads() ? "loads"
+                                       : "does not load";
+    for (const auto& misfit : load.device_misfits) {
+      other_build_may_fit = other_build_may_fit || (load.claimed && misfit.blocks_load && misfit.other_build_may_fit);
+    }
+    std::vector<std::string> why = load.torch_misfits;
+    for (const auto& misfit : load.device_misfits) {
+      why.push_back(fmt::format("{}{}; torch {} ships {}", misfit.blocks_load ? "" : "note: ", misfit.need,
+                                load.release.to_string(), misfit.has));
+    }
+    out += fmt::format("    {:<8} {:<10} {}{}\n", load.release.to_full_string(), load.runtime, state,
+                       !load.claimed || why.empty() ? "" : fmt::format(": {}", fmt::join(why, "; ")));
+  }
+  if (other_build_may_fit) {
+    out += "    (a build of those releases for its toolkit may exist on another index: torch publishes several)\n";
+  }
+  return out;
+}
+
+std::string device_text(const DeviceNeeds& device) {
+  std::vector<std::string> libraries;
+  for (const auto& library : device.libraries) {
+    libraries.push_back(library.bundled_copy ? library.soname + " (bundled)" : library.soname);
+  }
+  if (libraries.empty() && !device.recorded) return "";
+  auto toolkit = device.toolkit();
+  std::string out = fmt::format("  device runtime: {}", toolkit ? toolkit->to_string() : "-");
+  if (!libraries.empty()) out += fmt::format(" ({})", fmt::join(libraries, ", "));
+  if (device.recorded)
+    out += fmt::format("; recorded {} in {}", device.recorded->version.to_string(), device.recorded->source);
+  return out + "\n";
+}
+
 nlohmann::json binary_json(const ObjectAudit& object) {
   nlohmann::json unstable = nlohmann::json::array();
   for (const auto& symbol : object.unstable) {
@@ -28,6 +115,8 @@ nlohmann::json binary_json(const ObjectAudit& object) {
                      {"since", optional_version(shim.introduced)},
                      {"use", shim.dynamic_lookup ? "dlsym" : "import"}});
   }
+  nlohmann::json releases = nlohmann::json::array();
+  for (const auto& load : object.loads) releases.push_back(release_load_json(load));
   std::map<std::string, nlohmann::json> by_category;
   for (const auto& symbol : object.imports) {
     auto& list = by_category[std::string(to_string(symbol.category))];
@@ -52,6 +141,8 @@ nlohmann::json binary_json(const ObjectAudit& object) {
       {"abi3_violations", object.abi3_violations},
       {"imports", by_category},
       {"reasons", object.reasons},
+      {"device", device_json(object.device)},
+      {"releases", releases},
   };
 }
 
@@ -109,6 +200,8 @@ std::string render_audit_text(const AuditReport& report, bool verbose) {
                        release_counts.empty() ? "" : fmt::format(" ({})", fmt::join(release_counts, ", ")));
     if (!dynamic.empty()) out += fmt::format("  shims looked up by name (dlsym): {}\n", fmt::join(dynamic, ", "));
     for (const auto& reason : object.reasons) out += fmt::format("  why: {}\n", reason);
+    out += device_text(object.device);
+    out += release_loads_text(object);
     std::map<std::string, std::vector<std::string>> unstable_by_namespace;
     for (const auto& symbol : object.unstable) unstable_by_namespace[symbol.group].push_back(symbol.demangled);
     for (const auto& [space, names] : unstable_by_namespace) {

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gate/gate_judgement.h"
+#include "report/audit_render.h"
 #include "report/diff_render.h"
 #include "report/lint_render.h"
 #include "report/matrix_render.h"
@@ -24,6 +25,7 @@ nlohmann::json release_gate_document(const ReleaseGateResult& result) {
   document["diffs"] = nlohmann::json::array({diff_section(result.diff)});
   document["lint"] = lint_section(result.lint.report, candidate.include_dir);
   document["matrix"] = matrix_section(result.matrix);
+  document["audit"] = audit_section(result.audit);
   return document;
 }
 

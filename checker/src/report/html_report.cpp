@@ -330,13 +330,42 @@ std::string symbol_list(const json& symbols) {
   return items;
 }
 
+// The binary's device libraries, and the stored releases it loads into and those it does not (with why).
+std::string device_cells(const json& binary) {
+  std::vector<std::string> sonames;
+  const json& device = binary.contains("device") ? binary["device"] : json::object();
+  for (const json& library : array_of(device, "libraries")) sonames.push_back(text_of(library, "soname"));
+  std::string device_cell = device.value("toolkit", json()).is_string() ? device["toolkit"].get<std::string>() : "-";
+  if (!sonames.empty())
+    device_cell +=
+        fmt::format("<br><span class=\"muted\">{}</span>", escape_markup(fmt::format("{}", fmt::join(sonames, " "))));
+  std::vector<std::string> loads;
+  std::string refused;
+  for (const json& release : array_of(binary, "releases")) {
+    if (!release.value("claimed", false)) continue;
+    if (release.value("loads", false)) {
+      loads.push_back(escape_markup(text_of(release, "release")));
+      continue;
+    }
+    std::vector<std::string> why = array_of(release, "torch_misfits").get<std::vector<std::string>>();
+    for (const json& misfit : array_of(release, "device_misfits")) {
+      why.push_back(fmt::format("{}; ships {}", text_of(misfit, "need"), text_of(misfit, "has")));
+    }
+    refused +=
+        fmt::format("<br><span class=\"finding\">not {} ({})</span>: {}", escape_markup(text_of(release, "release")),
+                    escape_markup(text_of(release, "runtime")), escape_markup(fmt::format("{}", fmt::join(why, "; "))));
+  }
+  return fmt::format("<td>{}</td><td>{}{}</td>", device_cell,
+                     loads.empty() ? "-" : fmt::format("{}", fmt::join(loads, ", ")), refused);
+}
+
 std::string render_audit(const json& audit) {
   const json& binaries = array_of(audit, "binaries");
   std::string html = "<section id=\"audit\">\n<h2>Audit</h2>\n";
   if (binaries.empty()) return html + "<p>No binary audited.</p>\n</section>\n";
   html +=
       "<table class=\"audit\">\n<thead><tr><th>binary</th><th>verdict</th><th>min torch</th><th>declared target</th>"
-      "<th>shims</th><th>unstable symbols</th></tr></thead>\n<tbody>\n";
+      "<th>shims</th><th>unstable symbols</th><th>device runtime</th><th>loads into</th></tr></thead>\n<tbody>\n";
   for (const json& binary : binaries) {
     std::string verdict = text_of(binary, "verdict");
     const json& unstable = array_of(binary, "unstable_symbols");
@@ -350,10 +379,11 @@ std::string render_audit(const json& audit) {
     }
     html += fmt::format(
         "<tr><td class=\"path\"><code>{}</code>{}</td><td "
-        "class=\"{}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+        "class=\"{}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>{}</tr>\n",
         escape_markup(text_of(binary, "path")), reasons, is_finding_binary(verdict) ? "finding" : "",
         escape_markup(verdict), escape_markup(text_of(binary, "min_torch")),
-        escape_markup(text_of(binary, "declared_target")), array_of(binary, "shim_symbols").size(), unstable_cell);
+        escape_markup(text_of(binary, "declared_target")), array_of(binary, "shim_symbols").size(), unstable_cell,
+        device_cells(binary));
   }
   return html + "</tbody></table>\n</section>\n";
 }

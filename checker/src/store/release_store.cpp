@@ -91,6 +91,7 @@ ResolvedRelease resolve_torch_directory(const fs::path& directory) {
     release.torch_dir = given;
     release.include_dir = resolved.include_dir;
     release.lib_dir = given / "lib";
+    release.device = read_device_runtime(given, release.cuda_version);
     resolved.installed = std::move(release);
   }
   return resolved;
@@ -112,6 +113,7 @@ StoredRelease read_release_manifest(const fs::path& manifest_path) {
     if (!json.at("cuda_version").is_null()) release.cuda_version = json.at("cuda_version").get<std::string>();
     release.disk_bytes = json.at("disk_bytes").get<std::uint64_t>();
     release.install_seconds = json.at("install_seconds").get<double>();
+    release.device = read_device_runtime(release.torch_dir, release.cuda_version);
     return release;
   } catch (const nlohmann::json::exception& error) {
     throw ToolError(fmt::format("{}: not a valid release manifest: {}", manifest_path.string(), error.what()));

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/torch_version.h"
+#include "store/device_runtime.h"
 
 namespace abicheck {
 
@@ -21,6 +22,7 @@ struct StoredRelease {
   std::filesystem::path lib_dir;
   std::optional<int> cuda_major;  // none for a CPU-only wheel
   std::string cuda_version;
+  DeviceRuntime device;  // read from the installed files, so a store installed before it was recorded has it too
   std::uint64_t disk_bytes = 0;  // the release's own files; shared CUDA libraries are counted apart
   double install_seconds = 0;
 };

@@ -144,6 +144,19 @@ TEST_F(CheckCommand, ProjectWithoutTargetIsAFindingAndIsCheckedOnTheNewestOnly) 
             "no smoke test configured ([tool.torch-abi-check] smoke = \"...\"): nothing was run");
 }
 
+// The device runtime is part of the check's audit, judged by the audit's own rule: a library that
+// NEEDs libcudart.so.12 does not load into the store's CUDA 13 builds, a warning per build.
+TEST_F(CheckCommand, CudaRuntimeOfAnotherMajorThanTheStoredReleasesIsAWarning) {
+  ReleaseStore store(ReleaseStore::default_root());
+  if (!store.find("2.10")) GTEST_SKIP() << "the torch store lacks 2.10";
+  json document = check_fixture("cuda12_runtime");
+  for (const auto& binary : document["audit"]["binaries"]) {
+    if (binary["device"]["toolkit"] != "CUDA 12") continue;
+    EXPECT_TRUE(binary["releases"][0]["loads"]) << "2.10 brings CUDA 12";
+    EXPECT_FALSE(binary["releases"].back()["loads"]) << "2.15 brings CUDA 13";
+  }
+}
+
 // A target newer than every known release is a typo far more often than a release from the future:
 // check says so with the lint's explanation, builds and runs nothing, and exits 1 (not 2 with advice
 // to install a release that does not exist).

@@ -85,5 +85,32 @@ TEST(GateReport, SuppressedBreakingChangeDoesNotFailTheGate) {
   EXPECT_EQ(release_gate_document(result)["verdict"]["exit_code"], 0);
 }
 
+// The matrix's libraries are audited against the candidate with the audit's own rule: a CUDA 12
+// build in a CUDA 13 candidate is a warning (the gate passes), a cuDNN major it lacks an error.
+TEST(GateReport, DeviceRuntimeOfTheMatrixLibrariesIsJudgedByTheAuditsRule) {
+  ReleaseGateResult result = clean_result();
+  ObjectAudit cuda12{.path = "/cache/builds/k1/libabiref_cuda.so"};
+  cuda12.loads = {{.release = {2, 16, 0},
+                   .runtime = "CUDA 13.2",
+                   .claimed = true,
+                   .device_misfits = {{.need = "needs CUDA 12 runtime (libcudart.so.12)",
+                                       .has = "CUDA 13 (libcudart.so.13)",
+                                       .blocks_load = true,
+                                       .other_build_may_fit = true}}}};
+  result.audit.binaries = {cuda12};
+  Judgement warned = judge_release_gate(result);
+  EXPECT_FALSE(warned.has_findings());
+  ASSERT_EQ(warned.findings.size(), 1u);
+  EXPECT_EQ(warned.findings[0].kind, "device-runtime-mismatch");
+  EXPECT_EQ(warned.findings[0].severity, FindingSeverity::Warning);
+  EXPECT_EQ(release_gate_document(result)["audit"]["binaries"].size(), 1u);
+
+  result.audit.binaries[0].loads[0].device_misfits = {
+      {.need = "needs libcudnn.so.8", .has = "libcudnn.so.9", .blocks_load = true, .other_build_may_fit = false}};
+  Judgement failed = judge_release_gate(result);
+  EXPECT_TRUE(failed.has_findings());
+  EXPECT_EQ(failed.lines.back(), "release gate: torch 2.16.0 against 2.15: fails (audit)");
+}
+
 }  // namespace
 }  // namespace abicheck

@@ -2,6 +2,7 @@
 // anything that is not a versioned document is refused with one line naming the file.
 #include "report/report_document.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -76,8 +77,11 @@ TEST(ReportDocument, ReadRefusesWhatIsNotAVersionedDocument) {
   expect_refused("{\"cells\": []}",
                  "not a torch-abi-check report (no schema_version; write it with a command's --json)");
   expect_refused("{\"schema_version\": 99, \"verdict\": {}}",
-                 "schema_version 99 is not the one this torch-abi-check reads (1)");
-  expect_refused("{\"schema_version\": 1, \"verdict\": {\"lines\": 3}}",
+                 fmt::format("schema_version 99 is not the one this torch-abi-check reads ({})", kReportSchemaVersion));
+  // A document of schema 1 (before the device runtime) is refused too: its audit lacks device and releases.
+  expect_refused("{\"schema_version\": 1, \"verdict\": {}}",
+                 "schema_version 1 is not the one this torch-abi-check reads (2)");
+  expect_refused(fmt::format("{{\"schema_version\": {}, \"verdict\": {{\"lines\": 3}}}}", kReportSchemaVersion),
                  "its verdict is malformed (see docs/schemas/report.schema.json)");
 }
 
