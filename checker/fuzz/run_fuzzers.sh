@@ -18,6 +18,7 @@ clang="$(command -v clang++-14 || command -v clang++ || true)"
 [[ -n "$clang" ]] || { echo "run_fuzzers: clang++-14 not found (bash ci/setup.sh installs it)" >&2; exit 2; }
 mkdir -p "$out"
 sources=("$root/checker/src/audit/elf_reader.cpp" "$root/checker/src/audit/wheel_reader.cpp"
+         "$root/checker/src/audit/recorded_toolkit.cpp" "$root/checker/src/core/device_library.cpp"
          "$root/checker/src/core/torch_version.cpp")
 flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I "$root/checker/src")
 for target in elf_reader wheel_reader; do
