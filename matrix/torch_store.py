@@ -174,7 +174,7 @@ def resolve_requested(requested: list[str], source: TorchSource, from_version: s
         return list(newest_patch.values())
     resolved = {}
     for text in requested:
-        wanted = parse_version(text.split("+")[0])  # '2.10.0+cpu', as a dry run prints it, is 2.10.0
+        wanted = release_of(text)  # "2.10.0+cpu", as a dry run prints it, is 2.10.0
         if wanted[:2] < OLDEST_SUPPORTED:
             raise StoreError(f"torch {version_text(wanted)} is older than 2.9, the first release with the stable ABI headers this tool checks")
         matches = [v for v in offered if v[: len(wanted)] == wanted]
