@@ -2,10 +2,15 @@
 of every kernel group the build contains, write what happened as JSON.
 
 Usage: python run_cell.py --library LIB.so --target 2.12 --backend cpu --tests DIR [--tests DIR]
-                          --harness DIR --result FILE
+                          --harness DIR --result FILE [--load-only]
 
-Exit status: 0 every test passed, 1 a test failed, 3 the library did not load. A crash or hang
-is seen by the caller (torch-abi-check matrix) as a signal or a timeout of this process.
+--load-only: a GPU library where there is no GPU: load it, check that every op its tests call has
+a kernel registered for the device, and run nothing ("loaded, not executed").
+
+Exit status: 0 every test passed, 1 a test failed (or an op is not registered), 3 the library did
+not load. A crash or hang is seen by the caller (torch-abi-check matrix) as a signal or a timeout of
+this process; the result file says "load": "started" when it died while loading (a registration
+that aborts in the library's static initialisers), so the caller reports a load failure, not a crash.
 """
 
 import argparse
@@ -37,6 +42,24 @@ def import_test_modules(directories):
             spec.loader.exec_module(module)
 
 
+def registration_cases(cases, groups, backend):
+    """One case per op the backend's tests call: is a kernel registered for the device? (ROCm torch
+    registers HIP kernels under the CUDA key too.)"""
+    import torch  # noqa: E402  (R's torch)
+
+    results = []
+    for op in sorted({(case["group"], case["namespace"], case["op"]) for case in cases
+                      if case["group"] in groups and case["backend"] == backend}, key=lambda entry: entry[2]):
+        group, namespace, name = op
+        qualified = f"{namespace}::{name}"
+        registered = torch._C._dispatch_has_kernel_for_dispatch_key(qualified, "CUDA")
+        results.append({"group": group, "op": name, "name": "registered_for_the_device",
+                        "outcome": "passed" if registered else "failed",
+                        "failure": "" if registered else "registration",
+                        "message": "" if registered else f"{qualified} has no CUDA kernel after load"})
+    return results
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--library", required=True)
@@ -45,28 +68,42 @@ def main():
     parser.add_argument("--tests", action="append", default=[])
     parser.add_argument("--harness", required=True)
     parser.add_argument("--result", required=True)
+    parser.add_argument("--load-only", action="store_true")
     arguments = parser.parse_args()
 
     sys.path.insert(0, arguments.harness)
     import torch  # noqa: E402  (R's torch, after the harness path is set)
     import harness  # noqa: E402
 
-    result = {"torch": torch.__version__, "library": arguments.library}
+    result = {"torch": torch.__version__, "library": arguments.library, "load": "started"}
+    write_result(arguments.result, result)
     started = time.monotonic()
     try:
         torch.ops.load_library(arguments.library)
     except OSError as error:
         # torch wraps the loader's message; the cause is what dlopen said ("undefined symbol: ...").
-        result.update(load="failed", error=str(error.__cause__ or error))
+        result.update(load="failed", load_failure="loader", error=str(error.__cause__ or error))
         print(f"load failed: {result['error']}", flush=True)
+        write_result(arguments.result, result)
+        return 3
+    except Exception as error:  # the library loaded, but registering its ops raised
+        result.update(load="failed", load_failure="registration", error=f"{type(error).__name__}: {error}")
+        print(f"op registration failed: {result['error']}", flush=True)
         write_result(arguments.result, result)
         return 3
     result["load"] = "ok"
     result["load_s"] = round(time.monotonic() - started, 3)
+    write_result(arguments.result, result)  # from here a signal is a crash of the cell, not of the load
 
     import_test_modules(arguments.tests)
     target = version_key(arguments.target)
     groups = {case["group"] for case in harness.CASES if version_key(case["group"]) <= target}
+    if arguments.load_only:
+        result["cases"] = registration_cases(harness.CASES, groups, arguments.backend)
+        for case in result["cases"]:
+            print(f"{case['outcome']:7} {case['group']:5} {case['op']}: {case['name']} {case['message']}", flush=True)
+        write_result(arguments.result, result)
+        return 0 if all(case["outcome"] != "failed" for case in result["cases"]) else 1
     device_available = arguments.backend == "cpu" or torch.cuda.is_available()
     cases = harness.run_cases(groups, arguments.backend, device_available)
     cases.sort(key=lambda case: version_key(case["group"]))  # stable: registration order within a group

@@ -15,11 +15,12 @@ NUMERIC_DTYPES = [torch.float32, torch.float64, torch.float16, torch.bfloat16, t
 FLOAT_DTYPES = [torch.float32, torch.float64, torch.float16, torch.bfloat16]
 
 
-def case(group, op, backend="cpu"):
-    """Registers a test of `op` that needs kernel group `group` ("2.10") on `backend`."""
+def case(group, op, backend="cpu", namespace="abiref"):
+    """Registers a test of `namespace`::`op` that needs kernel group `group` ("2.10") on `backend`."""
 
     def register(function):
-        CASES.append({"group": group, "op": op, "backend": backend, "name": function.__name__, "run": function})
+        CASES.append({"group": group, "op": op, "backend": backend, "namespace": namespace, "name": function.__name__,
+                      "run": function})
         return function
 
     return register
@@ -70,6 +71,10 @@ def assert_close(actual, expected, what=""):
 
 
 def assert_raises(exception_type, message_part, call):
+    """The call must raise `exception_type` with `message_part` in its message: an error path is
+    checked by what it says, so that a shim failing for another reason is not taken for it."""
+    if not message_part:
+        raise ValueError("assert_raises needs the part of the message that identifies the error")
     try:
         call()
     except exception_type as error:
@@ -92,8 +97,11 @@ def run_cases(groups, backend, device_available):
             try:
                 registered["run"]()
                 result.update(outcome="passed", message="")
-            except Exception as error:  # a failing op must not stop the others
-                result.update(outcome="failed", message=f"{type(error).__name__}: {error}",
+            except AssertionError as error:  # the op answered, wrongly
+                result.update(outcome="failed", failure="wrong-result", message=f"{type(error).__name__}: {error}",
+                              traceback=traceback.format_exc())
+            except Exception as error:  # the op (or the test) raised; a failing op must not stop the others
+                result.update(outcome="failed", failure="error", message=f"{type(error).__name__}: {error}",
                               traceback=traceback.format_exc())
         results.append(result)
     return results

@@ -27,4 +27,4 @@ def is_dtype_of_reads_dtype_objects():
         other = torch.float64 if dtype != torch.float64 else torch.float32
         if ops.is_dtype_of(id(other), tensor):
             raise AssertionError(f"{other} matched a {dtype} tensor")
-    assert_raises(RuntimeError, "", lambda: ops.is_dtype_of(id("not a dtype"), make((2,), torch.float32)))
+    assert_raises(RuntimeError, "expected torch.dtype", lambda: ops.is_dtype_of(id("not a dtype"), make((2,), torch.float32)))

@@ -55,7 +55,11 @@ std::string ShimExports::library_of(const std::string& name) const {
   return {};
 }
 
-std::vector<std::string> read_exported_shim_functions(const std::filesystem::path& library) {
+namespace {
+
+// The global or weak function symbols of one ELF object whose names are C shim names: those it
+// defines (`defined`) or those it needs from another object.
+std::vector<std::string> read_shim_functions(const std::filesystem::path& library, bool defined) {
   ElfFile file(library);
   std::vector<std::string> names;
   bool has_dynsym = false;
@@ -70,7 +74,9 @@ std::vector<std::string> read_exported_shim_functions(const std::filesystem::pat
       GElf_Sym symbol;
       if (!gelf_getsym(data, static_cast<int>(i), &symbol)) continue;
       int binding = GELF_ST_BIND(symbol.st_info);
-      if (symbol.st_shndx == SHN_UNDEF || GELF_ST_TYPE(symbol.st_info) != STT_FUNC) continue;
+      if ((symbol.st_shndx == SHN_UNDEF) == defined) continue;
+      // An import's type is often STT_NOTYPE; only a definition says it is a function.
+      if (defined && GELF_ST_TYPE(symbol.st_info) != STT_FUNC) continue;
       if (binding != STB_GLOBAL && binding != STB_WEAK) continue;
       const char* name = elf_strptr(file.get(), header.sh_link, symbol.st_name);
       if (name && is_shim_function_name(name)) names.emplace_back(name);
@@ -80,6 +86,16 @@ std::vector<std::string> read_exported_shim_functions(const std::filesystem::pat
   std::ranges::sort(names);
   names.erase(std::unique(names.begin(), names.end()), names.end());
   return names;
+}
+
+}  // namespace
+
+std::vector<std::string> read_exported_shim_functions(const std::filesystem::path& library) {
+  return read_shim_functions(library, true);
+}
+
+std::vector<std::string> read_imported_shim_functions(const std::filesystem::path& library) {
+  return read_shim_functions(library, false);
 }
 
 ShimExports read_shim_exports(const std::filesystem::path& lib_dir) {

@@ -26,6 +26,8 @@ ShimExports read_shim_exports(const std::filesystem::path& lib_dir);
 
 // The defined, global or weak function symbols of one ELF object whose names are C shim names.
 std::vector<std::string> read_exported_shim_functions(const std::filesystem::path& library);
+// The C shim names an ELF object needs from another object (its undefined dynamic symbols), sorted.
+std::vector<std::string> read_imported_shim_functions(const std::filesystem::path& library);
 
 bool is_shim_function_name(std::string_view name);
 

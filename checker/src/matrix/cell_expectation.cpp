@@ -77,8 +77,27 @@ std::string outcome_name(CellOutcome outcome) {
     case CellOutcome::Crash: return "crash";
     case CellOutcome::Timeout: return "timeout";
     case CellOutcome::NotRun: return "not-run";
+    case CellOutcome::LoadedNotExecuted: return "loaded-not-executed";
   }
   return "?";
+}
+
+std::string failure_name(CellFailure failure) {
+  switch (failure) {
+    case CellFailure::None: return "none";
+    case CellFailure::Build: return "build";
+    case CellFailure::Load: return "load";
+    case CellFailure::Registration: return "registration";
+    case CellFailure::Crash: return "crash";
+    case CellFailure::WrongResult: return "wrong-result";
+    case CellFailure::OpError: return "op-error";
+    case CellFailure::Timeout: return "timeout";
+  }
+  return "?";
+}
+
+CellVerdict unloadable_cell(const std::string& reason) {
+  return {CellOutcome::NotRun, fmt::format("not loadable: {}", reason)};
 }
 
 bool is_finding(CellOutcome outcome) {
@@ -107,31 +126,73 @@ std::optional<std::string> undefined_symbol_in(const std::string& loader_message
   return symbol;
 }
 
+namespace {
+
+CellVerdict judge_run(Expectation expectation, TorchVersion runtime, const CellRun& run,
+                      const FirstExportingRelease& first_exporting) {
+  if (run.timed_out) return {CellOutcome::Timeout, run.describe, CellFailure::Timeout};
+  // Died while loading: registration aborted in the library's static initialisers. A load failure.
+  if (run.result_written && run.load_started && !run.loaded) {
+    CellVerdict verdict = judge_load_failure(expectation, runtime, run, first_exporting);
+    verdict.failure = CellFailure::Registration;
+    return verdict;
+  }
+  if (run.term_signal) return {CellOutcome::Crash, run.describe, CellFailure::Crash};
+  if (!run.result_written) {
+    return {CellOutcome::Crash, fmt::format("the cell runner ended without a result ({})", run.describe),
+            CellFailure::Crash};
+  }
+  if (!run.loaded) {
+    CellVerdict verdict = judge_load_failure(expectation, runtime, run, first_exporting);
+    verdict.failure = run.registration_failed ? CellFailure::Registration : CellFailure::Load;
+    return verdict;
+  }
+  if (expectation == Expectation::LoadFail) {
+    return {CellOutcome::UnexpectedPass, "loaded although the target is newer than the runtime"};
+  }
+  if (run.load_only) {
+    const int ops = run.cases_passed + run.cases_failed;
+    if (run.cases_failed > 0) {
+      return {CellOutcome::UnexpectedFail,
+              fmt::format("loaded without a device, but {} of {} ops have no kernel registered for it",
+                          run.cases_failed, ops),
+              CellFailure::Registration};
+    }
+    return {CellOutcome::LoadedNotExecuted,
+            fmt::format("loaded, not executed (no device): {} ops registered for the device", ops)};
+  }
+  if (run.cases_failed > 0) {
+    if (run.tests == CellTests::SmokeTest) {
+      return {CellOutcome::UnexpectedFail,
+              fmt::format("smoke test failed ({}): {}", run.describe, run.last_output_line), CellFailure::OpError};
+    }
+    const int raised = run.cases_failed - run.cases_wrong;
+    return {CellOutcome::UnexpectedFail,
+            fmt::format("{} of {} op tests failed ({} wrong result, {} raised)", run.cases_failed,
+                        run.cases_failed + run.cases_passed, run.cases_wrong, raised),
+            run.cases_wrong > 0 ? CellFailure::WrongResult : CellFailure::OpError};
+  }
+  return {};
+}
+
+}  // namespace
+
 CellVerdict classify_cell(Expectation expectation, TorchVersion runtime, const BuildStatus& build,
                           bool device_available, const std::optional<CellRun>& run,
                           const FirstExportingRelease& first_exporting) {
-  if (build.kind != BuildStatus::Kind::Built) return judge_build_failure(expectation, build);
+  if (build.kind != BuildStatus::Kind::Built) {
+    CellVerdict verdict = judge_build_failure(expectation, build);
+    if (build.kind == BuildStatus::Kind::Failed) verdict.failure = CellFailure::Build;
+    return verdict;
+  }
   if (expectation == Expectation::BuildFail) {
     return {CellOutcome::UnexpectedPass,
             "silent over-target: the build succeeded although the target is newer than the build's headers"};
   }
-  if (!device_available) return {CellOutcome::NotRun, "no device"};
-  if (!run) return {CellOutcome::NotRun, "not run"};
-  if (run->timed_out) return {CellOutcome::Timeout, run->describe};
-  if (run->term_signal) return {CellOutcome::Crash, run->describe};
-  if (!run->result_written)
-    return {CellOutcome::Crash, fmt::format("the cell runner ended without a result ({})", run->describe)};
-  if (!run->loaded) return judge_load_failure(expectation, runtime, *run, first_exporting);
-  if (expectation == Expectation::LoadFail) {
-    return {CellOutcome::UnexpectedPass, "loaded although the target is newer than the runtime"};
-  }
-  if (run->cases_failed > 0) {
-    if (run->tests == CellTests::SmokeTest) {
-      return {CellOutcome::UnexpectedFail,
-              fmt::format("smoke test failed ({}): {}", run->describe, run->last_output_line)};
-    }
-    return {CellOutcome::UnexpectedFail,
-            fmt::format("{} of {} op tests failed", run->cases_failed, run->cases_failed + run->cases_passed)};
+  if (!run) return {CellOutcome::NotRun, device_available ? "not run" : "no device"};
+  if (CellVerdict verdict = judge_run(expectation, runtime, *run, first_exporting);
+      verdict.outcome != CellOutcome::NotRun) {
+    return verdict;
   }
   if (run->tests == CellTests::SmokeTest) return {CellOutcome::Pass, "smoke test passed"};
   if (expectation == Expectation::NoGuarantee) {

@@ -18,10 +18,27 @@ enum class Expectation {
 };
 
 // What really happened, judged against the expectation.
-enum class CellOutcome { Pass, ExpectedFail, UnexpectedFail, UnexpectedPass, Crash, Timeout, NotRun };
+// LoadedNotExecuted: a GPU library loaded without a GPU, its ops registered for the device, no test
+// run; never a pass.
+enum class CellOutcome {
+  Pass,
+  ExpectedFail,
+  UnexpectedFail,
+  UnexpectedPass,
+  Crash,
+  Timeout,
+  NotRun,
+  LoadedNotExecuted
+};
+
+// What went wrong in a cell, kept apart whatever the expectation made of it: the loader refused the
+// library (undefined symbol), its op registration failed (an exception, or an abort while loading),
+// it crashed (a signal after loading), an op gave a wrong result, an op raised, it hung.
+enum class CellFailure { None, Build, Load, Registration, Crash, WrongResult, OpError, Timeout };
 
 std::string expectation_name(Expectation expectation);
 std::string outcome_name(CellOutcome outcome);
+std::string failure_name(CellFailure failure);
 // An outcome that differs from the expectation: the matrix exits 1 when any cell has one.
 bool is_finding(CellOutcome outcome);
 
@@ -47,16 +64,21 @@ struct CellRun {
   bool timed_out = false;
   std::string describe;         // ProcessResult::describe()
   bool result_written = false;  // the runner wrote its JSON (it did not die first)
+  bool load_started = false;    // it was still loading the library when it ended (its last word)
   bool loaded = false;
-  std::string load_error;  // the loader's message when !loaded
+  bool registration_failed = false;  // the library loaded but registering its ops raised
+  std::string load_error;            // the loader's (or the registration's) message when !loaded
+  bool load_only = false;            // a GPU library without a GPU: loaded and registration checked only
   int cases_passed = 0;
   int cases_failed = 0;
+  int cases_wrong = 0;           // of the failed: the op answered wrongly (the others raised)
   std::string last_output_line;  // a smoke test's, which says why it failed
 };
 
 struct CellVerdict {
   CellOutcome outcome = CellOutcome::NotRun;
   std::string reason;  // one line: why this outcome
+  CellFailure failure = CellFailure::None;
 };
 
 // The first store release whose libtorch exports a symbol, or nothing when none does.
@@ -65,7 +87,12 @@ using FirstExportingRelease = std::function<std::optional<TorchVersion>(const st
 // "undefined symbol: torch_from_blob" anywhere in a loader message -> "torch_from_blob".
 std::optional<std::string> undefined_symbol_in(const std::string& loader_message);
 
-// Judges one cell. `run` is empty when the cell was not run (build failed, no device).
+// A cell whose library cannot be loaded into its runtime at all (a ROCm build under a CUDA torch):
+// not run, with the reason.
+CellVerdict unloadable_cell(const std::string& reason);
+
+// Judges one cell. `run` is empty when the cell was not run (build failed, no device). Without a
+// device a GPU cell's `run` may be a load-only run (CellRun::load_only).
 CellVerdict classify_cell(Expectation expectation, TorchVersion runtime, const BuildStatus& build,
                           bool device_available, const std::optional<CellRun>& run,
                           const FirstExportingRelease& first_exporting);

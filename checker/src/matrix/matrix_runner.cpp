@@ -9,12 +9,15 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "baseline/library_exports.h"
+#include "baseline/release_history.h"
 #include "core/atomic_file.h"
 #include "core/content_hash.h"
 #include "core/process.h"
 #include "core/project_paths.h"
 #include "core/tool_error.h"
 #include "matrix/kernel_build.h"
+#include "matrix/shim_call_counter.h"
 #include "matrix/shim_exports.h"
 
 namespace abicheck {
@@ -120,28 +123,71 @@ std::string tests_hash(const SuiteSpec& suite) {
   hash.add_tree(suite.sources / "tests");
   hash.add_file(project_root() / "kernels" / "tests" / "harness.py", project_root());
   hash.add_file(project_root() / "matrix" / "run_cell.py", project_root());
+  hash.add_file(project_root() / "matrix" / "shim_counter.c", project_root());
   return hash.hex();
 }
 
 nlohmann::json cell_to_cache(const MatrixCell& cell) {
   nlohmann::json ops = nlohmann::json::array();
   for (const auto& op : cell.ops) {
-    ops.push_back(
-        {{"group", op.group}, {"op", op.op}, {"name", op.name}, {"outcome", op.outcome}, {"message", op.message}});
+    ops.push_back({{"group", op.group},
+                   {"op", op.op},
+                   {"name", op.name},
+                   {"outcome", op.outcome},
+                   {"message", op.message},
+                   {"failure", op.failure}});
   }
+  nlohmann::json calls = nullptr;
+  if (cell.shim_calls) calls = *cell.shim_calls;
   return {{"outcome", outcome_name(cell.outcome)},
           {"reason", cell.reason},
+          {"failure", failure_name(cell.failure)},
           {"duration_s", cell.duration_s},
           {"log", cell.log},
-          {"ops", ops}};
+          {"ops", ops},
+          {"shim_calls", calls}};
 }
 
 std::optional<CellOutcome> outcome_from_name(const std::string& name) {
-  for (auto outcome : {CellOutcome::Pass, CellOutcome::ExpectedFail, CellOutcome::UnexpectedFail,
-                       CellOutcome::UnexpectedPass, CellOutcome::Crash, CellOutcome::Timeout, CellOutcome::NotRun}) {
+  for (auto outcome :
+       {CellOutcome::Pass, CellOutcome::ExpectedFail, CellOutcome::UnexpectedFail, CellOutcome::UnexpectedPass,
+        CellOutcome::Crash, CellOutcome::Timeout, CellOutcome::NotRun, CellOutcome::LoadedNotExecuted}) {
     if (outcome_name(outcome) == name) return outcome;
   }
   return std::nullopt;
+}
+
+CellFailure failure_from_name(const std::string& name) {
+  for (auto failure : {CellFailure::Build, CellFailure::Load, CellFailure::Registration, CellFailure::Crash,
+                       CellFailure::WrongResult, CellFailure::OpError, CellFailure::Timeout}) {
+    if (failure_name(failure) == name) return failure;
+  }
+  return CellFailure::None;
+}
+
+// Where a GPU library cannot load at all: its backend needs a torch of the same kind.
+std::optional<std::string> unloadable_reason(Backend backend, const StoredRelease& runtime) {
+  const auto& toolkit = runtime.device.toolkit;
+  const bool matches =
+      backend == Backend::Cpu || (toolkit && (toolkit->toolkit == DeviceToolkit::Cuda) == (backend == Backend::Cuda));
+  if (matches) return std::nullopt;
+  return fmt::format("a {} build needs a {} torch; torch {} is a {} build", backend_name(backend),
+                     backend == Backend::Cuda ? "CUDA" : "ROCm", runtime.version.to_string(),
+                     runtime.device.describe());
+}
+
+// The line that says why a library aborted while loading: the C++ runtime's "what():" or the last one.
+std::string abort_message(const ProcessResult& process) {
+  std::string found = process.tail(1);
+  std::size_t start = 0;
+  while (start < process.output.size()) {
+    std::size_t end = process.output.find('\n', start);
+    if (end == std::string::npos) end = process.output.size();
+    std::string_view line(process.output.data() + start, end - start);
+    if (line.find("what():") != std::string_view::npos) found = std::string(line);
+    start = end + 1;
+  }
+  return found;
 }
 
 bool cell_from_cache(const fs::path& file, MatrixCell& cell) {
@@ -153,12 +199,15 @@ bool cell_from_cache(const fs::path& file, MatrixCell& cell) {
   if (!outcome) return false;
   cell.outcome = *outcome;
   cell.reason = saved.value("reason", "");
+  cell.failure = failure_from_name(saved.value("failure", ""));
   cell.duration_s = saved.value("duration_s", 0.0);
   cell.log = saved.value("log", "");
   for (const auto& op : saved.value("ops", nlohmann::json::array())) {
     cell.ops.push_back({op.value("group", ""), op.value("op", ""), op.value("name", ""), op.value("outcome", ""),
-                        op.value("message", "")});
+                        op.value("message", ""), op.value("failure", "")});
   }
+  if (const auto calls = saved.find("shim_calls"); calls != saved.end() && calls->is_object())
+    cell.shim_calls = calls->get<std::map<std::string, std::uint64_t>>();
   cell.cached = true;
   return true;
 }
@@ -170,13 +219,16 @@ void read_cell_result(const fs::path& file, CellRun& run, MatrixCell& cell) {
   auto result = nlohmann::json::parse(stream, nullptr, false);
   if (result.is_discarded()) return;
   run.result_written = true;
+  run.load_started = result.value("load", "") == "started";
   run.loaded = result.value("load", "") == "ok";
+  run.registration_failed = result.value("load_failure", "") == "registration";
   run.load_error = result.value("error", "");
   for (const auto& entry : result.value("cases", nlohmann::json::array())) {
-    OpResult op{entry.value("group", ""), entry.value("op", ""), entry.value("name", ""), entry.value("outcome", ""),
-                entry.value("message", "")};
+    OpResult op{entry.value("group", ""),   entry.value("op", ""),      entry.value("name", ""),
+                entry.value("outcome", ""), entry.value("message", ""), entry.value("failure", "")};
     if (op.outcome == "passed") ++run.cases_passed;
     if (op.outcome == "failed") ++run.cases_failed;
+    if (op.outcome == "failed" && op.failure == "wrong-result") ++run.cases_wrong;
     cell.ops.push_back(std::move(op));
   }
 }
@@ -262,6 +314,18 @@ MatrixResult run_matrix(const MatrixSpec& spec, const ReleaseStore& store, const
                        builds[i].cached ? " (cached)" : ""));
   });
 
+  // What each library imports, for the coverage figure; a library that cannot be read imports nothing known.
+  std::vector<std::vector<std::string>> imports(builds.size());
+  for (std::size_t i = 0; i < builds.size(); ++i) {
+    if (builds[i].status.kind != BuildStatus::Kind::Built) continue;
+    try {
+      imports[i] = read_imported_shim_functions(builds[i].library);
+    } catch (const ToolError&) {
+      imports[i].clear();
+    }
+  }
+  const ShimCallCounter counter = prepare_shim_call_counter(options.cache_dir);
+
   std::map<std::string, std::string> tests_hash_by_suite;
   for (const auto& suite : spec.suites) tests_hash_by_suite[suite.name] = tests_hash(suite);
 
@@ -269,9 +333,14 @@ MatrixResult run_matrix(const MatrixSpec& spec, const ReleaseStore& store, const
     PlannedCell& planned_cell = planned[i];
     MatrixCell& cell = planned_cell.cell;
     const BuildRecord& build = builds[planned_cell.build_index];
+    cell.imported_shims = imports[planned_cell.build_index];
     const bool device = device_present(cell.backend);
-    const bool runnable =
-        build.status.kind == BuildStatus::Kind::Built && device && cell.expected != Expectation::BuildFail;
+    // A GPU library without a GPU is still loaded where it can be: its symbols and its op
+    // registration are checked, nothing is executed.
+    const auto unloadable = unloadable_reason(cell.backend, planned_cell.runtime);
+    const bool load_only = !device && !unloadable;
+    const bool runnable = build.status.kind == BuildStatus::Kind::Built && (device || load_only) &&
+                          cell.expected != Expectation::BuildFail;
     const fs::path cache_file = options.cache_dir / "results" /
                                 (ContentHash()
                                      .add(build.key)
@@ -294,29 +363,54 @@ MatrixResult run_matrix(const MatrixSpec& spec, const ReleaseStore& store, const
       fs::create_directories(run_dir);
       const fs::path result_file = run_dir / "result.json";
       fs::remove(result_file);
-      ProcessResult process = run_process(
-          {.argv = {planned_cell.runtime.python.string(), (project_root() / "matrix" / "run_cell.py").string(),
-                    "--library", build.library.string(), "--target", cell.target.to_string(), "--backend",
-                    backend_name(cell.backend), "--tests", (planned_cell.build.suite->sources / "tests").string(),
-                    "--harness", (project_root() / "kernels" / "tests").string(), "--result", result_file.string()},
-           .extra_env = {{"PYTHONDONTWRITEBYTECODE", "1"}, {"PYTHONUNBUFFERED", "1"}},
-           .working_dir = run_dir,
-           .timeout = std::chrono::seconds(spec.cell_timeout_s),
-           .memory_limit_bytes = spec.cell_memory_mb << 20});
+      const fs::path counts_file = run_dir / "shim_calls.bin";
+      fs::remove(counts_file);
+      std::map<std::string, std::string> environment{{"PYTHONDONTWRITEBYTECODE", "1"}, {"PYTHONUNBUFFERED", "1"}};
+      environment.merge(counter.environment(fs::canonical(build.library), counts_file));
+      std::vector<std::string> argv{planned_cell.runtime.python.string(),
+                                    (project_root() / "matrix" / "run_cell.py").string(),
+                                    "--library",
+                                    build.library.string(),
+                                    "--target",
+                                    cell.target.to_string(),
+                                    "--backend",
+                                    backend_name(cell.backend),
+                                    "--tests",
+                                    (planned_cell.build.suite->sources / "tests").string(),
+                                    "--harness",
+                                    (project_root() / "kernels" / "tests").string(),
+                                    "--result",
+                                    result_file.string()};
+      if (load_only) argv.emplace_back("--load-only");
+      ProcessResult process = run_process({.argv = argv,
+                                           .extra_env = environment,
+                                           .working_dir = run_dir,
+                                           .timeout = std::chrono::seconds(spec.cell_timeout_s),
+                                           .memory_limit_bytes = spec.cell_memory_mb << 20});
       run = CellRun{.exit_code = process.exit_code,
                     .term_signal = process.term_signal,
                     .timed_out = process.timed_out,
-                    .describe = process.describe()};
-      if (!process.timed_out && !process.term_signal) read_cell_result(result_file, *run, cell);
+                    .describe = process.describe(),
+                    .load_only = load_only};
+      if (!process.timed_out) read_cell_result(result_file, *run, cell);
+      if (run->load_started && run->term_signal) {
+        run->registration_failed = true;
+        run->load_error = fmt::format("aborted while loading ({}): {}", process.describe(), abort_message(process));
+      }
+      if (counter.library) cell.shim_calls = read_shim_call_counts(counts_file);
       cell.duration_s = process.duration.count();
       cell.log = tail_of(process.output, kLogTailLines);
     } else {
       cell.log = tail_of(build.log, kLogTailLines);
     }
-    CellVerdict verdict = classify_cell(cell.expected, cell.runtime, build.status, device, run,
-                                        [&](const std::string& symbol) { return exports.first_exporting(symbol); });
+    CellVerdict verdict =
+        build.status.kind == BuildStatus::Kind::Built && unloadable && cell.expected != Expectation::BuildFail
+            ? unloadable_cell(*unloadable)
+            : classify_cell(cell.expected, cell.runtime, build.status, device, run,
+                            [&](const std::string& symbol) { return exports.first_exporting(symbol); });
     cell.outcome = verdict.outcome;
     cell.reason = verdict.reason;
+    cell.failure = verdict.failure;
     if (runnable && !run->timed_out) write_file_atomically(cache_file, cell_to_cache(cell).dump(1) + "\n");
     report(fmt::format("{} {} B{} T{} R{}: {}", cell.suite, backend_name(cell.backend), cell.build.to_string(),
                        cell.target.to_string(), cell.runtime.to_string(), outcome_name(cell.outcome)));
@@ -332,6 +426,8 @@ MatrixResult run_matrix(const MatrixSpec& spec, const ReleaseStore& store, const
   }
   result.builds_total = static_cast<int>(builds.size());
   result.builds_cached = static_cast<int>(std::ranges::count_if(builds, [](const BuildRecord& b) { return b.cached; }));
+  result.coverage = measure_shim_coverage(result.cells, ReleaseHistory::open(project_baselines_dir()),
+                                          counter.library.has_value(), counter.unavailable);
   result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return result;
 }

@@ -1,7 +1,9 @@
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -9,6 +11,7 @@
 #include "core/torch_version.h"
 #include "matrix/cell_expectation.h"
 #include "matrix/matrix_spec.h"
+#include "matrix/shim_coverage.h"
 #include "store/release_store.h"
 
 namespace abicheck {
@@ -20,6 +23,7 @@ struct OpResult {
   std::string name;
   std::string outcome;  // passed, failed, skipped
   std::string message;
+  std::string failure;  // of a failed op: "wrong-result", "error" (it raised), "registration" (no kernel)
 };
 
 // One cell of the matrix with its verdict: the plain data every renderer reads.
@@ -32,10 +36,14 @@ struct MatrixCell {
   Expectation expected = Expectation::Pass;
   CellOutcome outcome = CellOutcome::NotRun;
   std::string reason;
+  CellFailure failure = CellFailure::None;
   double duration_s = 0;  // build share is not counted: only this cell's own process
   std::string log;        // the tail of the build or run log
   bool cached = false;
   std::vector<OpResult> ops;
+  std::vector<std::string> imported_shims;  // the C shims its library imports, sorted (empty: no library)
+  // Calls per shim its extension made in the cell's process (shim_call_counter.h); nothing when not measured.
+  std::optional<std::map<std::string, std::uint64_t>> shim_calls;
 };
 
 struct MatrixResult {
@@ -45,6 +53,7 @@ struct MatrixResult {
   int builds_cached = 0;
   int cells_cached = 0;
   double wall_s = 0;
+  ShimCoverage coverage;  // per runtime release: shims declared, imported, called
 };
 
 struct MatrixOptions {

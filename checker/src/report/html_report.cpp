@@ -29,7 +29,7 @@ constexpr OutcomeStyle outcome_styles[] = {
     {"pass", "pass", false},           {"expected-fail", "xfail", false},
     {"unexpected-fail", "FAIL", true}, {"unexpected-pass", "XPASS", true},
     {"crash", "CRASH", true},          {"timeout", "TIMEOUT", true},
-    {"not-run", "not run", false},
+    {"not-run", "not run", false},     {"loaded-not-executed", "loaded", false},
 };
 
 const OutcomeStyle* style_of(const std::string& outcome) {
@@ -104,7 +104,7 @@ table.grid td a:hover { outline: 2px solid #333; }
 .outcome-unexpected-pass { background: var(--xpass); font-weight: 700; }
 .outcome-crash { background: var(--crash); color: #fff; font-weight: 700; }
 .outcome-timeout { background: var(--timeout); font-weight: 700; }
-.outcome-not-run, .outcome-unknown { background: var(--notrun); color: #555; }
+.outcome-not-run, .outcome-loaded-not-executed, .outcome-unknown { background: var(--notrun); color: #555; }
 .legend span { display: inline-block; padding: .1rem .5rem; margin: 0 .3rem .3rem 0; border-radius: 3px; }
 details.log { margin: .2rem 0; }
 details.log > summary { cursor: pointer; }
@@ -177,6 +177,42 @@ std::string render_op_results(const json& ops) {
                      not_passed.empty() ? "" : "<ul class=\"ops\">" + not_passed + "</ul>\n");
 }
 
+std::string coverage_figure(int part, int whole) {
+  return whole == 0 ? std::to_string(part) : fmt::format("{} ({:.0f}%)", part, 100.0 * part / whole);
+}
+
+// The shim coverage table: per runtime release, hand-written and all shims declared, imported, called.
+std::string render_shim_coverage(const json& coverage) {
+  const bool measured = coverage.value("calls_measured", false);
+  std::string html =
+      "<h3>Shim coverage</h3>\n<p class=\"muted\">Per runtime release; called is measured in each cell's "
+      "process.</p>\n<table class=\"coverage\"><thead><tr><th>release</th><th>hand-written declared</th>"
+      "<th>imported</th><th>called</th><th>all declared</th><th>imported</th><th>called</th></tr></thead>\n<tbody>\n";
+  std::string uncovered;
+  for (const json& release : array_of(coverage, "releases")) {
+    const int declared = release.value("hand_written_declared", 0);
+    const int imported = release.value("hand_written_imported", 0);
+    const int called = release.value("hand_written_called", 0);
+    html += fmt::format("<tr><th>{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                        escape_markup(text_of(release, "release")), declared, coverage_figure(imported, declared),
+                        measured ? coverage_figure(called, imported) : "not measured", release.value("declared", 0),
+                        release.value("imported", 0),
+                        measured ? std::to_string(release.value("called", 0)) : "not measured");
+    std::vector<std::string> not_imported;
+    for (const json& name : array_of(release, "hand_written_not_imported")) not_imported.push_back(name);
+    std::vector<std::string> not_called;
+    for (const json& name : array_of(release, "hand_written_imported_not_called")) not_called.push_back(name);
+    uncovered = fmt::format(
+        "<details><summary>Not covered in {}</summary>\n<p>Not imported: <code>{}</code></p>\n<p>Imported, never "
+        "called: <code>{}</code></p></details>\n",
+        escape_markup(text_of(release, "release")), escape_markup(fmt::format("{}", fmt::join(not_imported, " "))),
+        escape_markup(fmt::format("{}", fmt::join(not_called, " "))));
+  }
+  html += "</tbody></table>\n";
+  if (!measured) html += fmt::format("<p>Calls {}.</p>\n", escape_markup(text_of(coverage, "note")));
+  return html + uncovered;
+}
+
 std::string render_matrix(const json& matrix) {
   const json& cells = array_of(matrix, "cells");
   std::map<std::string, int> counts;
@@ -241,6 +277,7 @@ std::string render_matrix(const json& matrix) {
     html += "</tbody></table>\n";
     html += fmt::format("<details><summary>Logs of {}</summary>\n{}</details>\n", escape_markup(grid_name), logs);
   }
+  if (matrix.contains("coverage")) html += render_shim_coverage(matrix.at("coverage"));
   return html + "</section>\n";
 }
 

@@ -25,7 +25,7 @@ constexpr OutcomeLabel kOutcomeLabels[] = {
     {"pass", "pass", false},           {"expected-fail", "xfail", false},
     {"unexpected-fail", "FAIL", true}, {"unexpected-pass", "XPASS", true},
     {"crash", "CRASH", true},          {"timeout", "TIME", true},
-    {"not-run", "-", false},
+    {"not-run", "-", false},           {"loaded-not-executed", "load", false},
 };
 
 const OutcomeLabel* label_of(const std::string& outcome) {
@@ -82,15 +82,113 @@ std::string cell_class(const json& cell) {
                      text(cell, "target"), text(cell, "runtime"));
 }
 
+json coverage_section(const ShimCoverage& coverage) {
+  json releases = json::array();
+  for (const auto& release : coverage.releases) {
+    releases.push_back({{"release", release.release.to_string()},
+                        {"declared", release.declared},
+                        {"imported", release.imported},
+                        {"called", release.called},
+                        {"hand_written_declared", release.hand_written_declared},
+                        {"hand_written_imported", release.hand_written_imported},
+                        {"hand_written_called", release.hand_written_called},
+                        {"hand_written_not_imported", release.hand_written_not_imported},
+                        {"hand_written_imported_not_called", release.hand_written_imported_not_called}});
+  }
+  return {{"calls_measured", coverage.calls_measured}, {"note", coverage.note}, {"releases", releases}};
+}
+
+std::string percent(int part, int whole) {
+  return whole == 0 ? std::string("-") : fmt::format("{:.0f}%", 100.0 * part / whole);
+}
+
+// One line of figures per release: "2.15  hand-written 94/274 imported (34%), 61/94 called (65%); ...".
+std::vector<std::string> coverage_lines(const json& coverage) {
+  std::vector<std::string> lines;
+  const bool measured = coverage.value("calls_measured", false);
+  for (const auto& release : coverage.value("releases", json::array())) {
+    const int declared = release.value("hand_written_declared", 0);
+    const int imported = release.value("hand_written_imported", 0);
+    const int called = release.value("hand_written_called", 0);
+    std::string line = fmt::format("{}: hand-written shims {} declared, {} imported ({})", text(release, "release"),
+                                   declared, imported, percent(imported, declared));
+    if (measured) line += fmt::format(", {} called ({} of imported)", called, percent(called, imported));
+    line +=
+        fmt::format("; all shims {} declared, {} imported", release.value("declared", 0), release.value("imported", 0));
+    if (measured) line += fmt::format(", {} called", release.value("called", 0));
+    lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
+std::string joined(const json& names) {
+  std::string list;
+  for (const auto& name : names) list += (list.empty() ? "" : " ") + name.get<std::string>();
+  return list.empty() ? "none" : list;
+}
+
 }  // namespace
+
+std::string render_matrix_coverage(const json& section) {
+  if (!section.contains("coverage")) return "";
+  const json& coverage = section.at("coverage");
+  std::string rendered = "shim coverage (per runtime release; called = measured in the cells' processes):\n";
+  if (!coverage.value("calls_measured", false)) rendered += fmt::format("  calls {}\n", text(coverage, "note"));
+  for (const auto& line : coverage_lines(coverage)) rendered += "  " + line + "\n";
+  const auto& releases = coverage.value("releases", json::array());
+  if (!releases.empty()) {
+    const json& newest = releases.back();
+    rendered += fmt::format("  {} hand-written, not imported by any reference build: {}\n", text(newest, "release"),
+                            joined(newest.value("hand_written_not_imported", json::array())));
+    if (coverage.value("calls_measured", false)) {
+      rendered += fmt::format("  {} hand-written, imported but never called: {}\n", text(newest, "release"),
+                              joined(newest.value("hand_written_imported_not_called", json::array())));
+    }
+  }
+  return rendered;
+}
+
+std::string render_matrix_coverage_markdown(const json& section) {
+  if (!section.contains("coverage")) return "";
+  const json& coverage = section.at("coverage");
+  const bool measured = coverage.value("calls_measured", false);
+  std::string markdown =
+      "\n### Shim coverage\n\nPer runtime release; *called* is measured in each cell's process.\n\n"
+      "| release | hand-written declared | imported | called | all shims declared | imported | called |\n"
+      "|---|---|---|---|---|---|---|\n";
+  for (const auto& release : coverage.value("releases", json::array())) {
+    const int declared = release.value("hand_written_declared", 0);
+    const int imported = release.value("hand_written_imported", 0);
+    const int called = release.value("hand_written_called", 0);
+    markdown += fmt::format("| {} | {} | {} ({}) | {} | {} | {} | {} |\n", text(release, "release"), declared, imported,
+                            percent(imported, declared),
+                            measured ? fmt::format("{} ({})", called, percent(called, imported)) : "not measured",
+                            release.value("declared", 0), release.value("imported", 0),
+                            measured ? std::to_string(release.value("called", 0)) : "not measured");
+  }
+  if (!measured) markdown += fmt::format("\nCalls {}.\n", text(coverage, "note"));
+  const auto& releases = coverage.value("releases", json::array());
+  if (!releases.empty()) {
+    const json& newest = releases.back();
+    markdown += fmt::format("\nNot imported by any reference build ({}): {}\n", text(newest, "release"),
+                            joined(newest.value("hand_written_not_imported", json::array())));
+    if (measured) {
+      markdown += fmt::format("\nImported, never called ({}): {}\n", text(newest, "release"),
+                              joined(newest.value("hand_written_imported_not_called", json::array())));
+    }
+  }
+  return markdown;
+}
 
 json matrix_section(const MatrixResult& result) {
   json cells = json::array();
   for (const auto& cell : result.cells) {
     json ops = json::array();
     for (const auto& op : cell.ops) {
-      ops.push_back(
-          {{"group", op.group}, {"op", op.op}, {"test", op.name}, {"outcome", op.outcome}, {"message", op.message}});
+      json entry = {
+          {"group", op.group}, {"op", op.op}, {"test", op.name}, {"outcome", op.outcome}, {"message", op.message}};
+      if (!op.failure.empty()) entry["failure"] = op.failure;
+      ops.push_back(std::move(entry));
     }
     cells.push_back({{"suite", cell.suite},
                      {"backend", backend_name(cell.backend)},
@@ -100,11 +198,14 @@ json matrix_section(const MatrixResult& result) {
                      {"expected", expectation_name(cell.expected)},
                      {"outcome", outcome_name(cell.outcome)},
                      {"reason", cell.reason},
+                     {"failure", failure_name(cell.failure)},
                      {"duration_s", std::round(cell.duration_s * 100) / 100},
                      {"log", cell.log},
                      {"ops", ops}});
   }
-  return {{"cells", cells}};
+  json section = {{"cells", cells}};
+  if (!result.coverage.releases.empty()) section["coverage"] = coverage_section(result.coverage);
+  return section;
 }
 
 std::vector<JUnitCase> matrix_junit_cases(const json& section) {
@@ -137,7 +238,7 @@ std::vector<JUnitCase> matrix_junit_cases(const json& section) {
         junit.outcome = JUnitCase::Outcome::Error;
       } else if (finding) {
         junit.outcome = JUnitCase::Outcome::Failed;
-      } else if (outcome == "not-run") {
+      } else if (outcome == "not-run" || outcome == "loaded-not-executed") {
         junit.outcome = JUnitCase::Outcome::Skipped;
       }
       cases.push_back(std::move(junit));
@@ -149,7 +250,8 @@ std::vector<JUnitCase> matrix_junit_cases(const json& section) {
 std::string render_matrix_markdown(const json& section) {
   std::string markdown =
       "Rows: build B / target T. Columns: runtime R. pass, xfail (failed as predicted), FAIL, XPASS "
-      "(passed where it must fail), CRASH, TIME (timeout), - (not run).\n";
+      "(passed where it must fail), CRASH, TIME (timeout), - (not run), load (a GPU library loaded and its ops "
+      "registered without a GPU: not executed).\n";
   for (const auto& grid : grids_of(section)) {
     markdown += fmt::format("\n### {}\n\n| B / T |", grid.title);
     for (const auto& runtime : grid.runtimes) markdown += fmt::format(" R {} |", runtime);
@@ -166,7 +268,7 @@ std::string render_matrix_markdown(const json& section) {
       markdown += "\n";
     }
   }
-  return markdown;
+  return markdown + render_matrix_coverage_markdown(section);
 }
 
 std::string render_matrix_grid(const json& section) {
@@ -190,8 +292,11 @@ std::string render_matrix_grid(const json& section) {
   for (const auto& cell : section.at("cells")) {
     std::string outcome = text(cell, "outcome");
     ++counts[outcome];
-    if (is_unexpected(outcome))
-      grid_text += fmt::format("{} {}: {}\n", cell_class(cell), outcome, text(cell, "reason"));
+    if (is_unexpected(outcome)) {
+      const std::string failure = text(cell, "failure");
+      grid_text += fmt::format("{} {}{}: {}\n", cell_class(cell), outcome,
+                               failure.empty() || failure == "none" ? "" : " (" + failure + ")", text(cell, "reason"));
+    }
   }
   std::string summary;
   for (const auto& label : kOutcomeLabels) {
@@ -200,7 +305,7 @@ std::string render_matrix_grid(const json& section) {
       summary += fmt::format("{}{} {}", summary.empty() ? "" : ", ", found->second, found->first);
   }
   grid_text += fmt::format("{} cells: {}\n", section.at("cells").size(), summary.empty() ? "none" : summary);
-  return grid_text;
+  return grid_text + render_matrix_coverage(section);
 }
 
 std::string render_matrix_cost(const MatrixResult& result) {

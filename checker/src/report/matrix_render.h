@@ -23,6 +23,11 @@ std::vector<JUnitCase> matrix_junit_cases(const nlohmann::json& section);
 std::string render_matrix_markdown(const nlohmann::json& section);
 // The same grid for a terminal, then the unexpected cells and the counts per outcome.
 std::string render_matrix_grid(const nlohmann::json& section);
+// The shim coverage of the section (declared / imported / called per release, and what is not
+// covered), as text and as Markdown; "" when the section has none. The grid and the Markdown
+// rendering include it.
+std::string render_matrix_coverage(const nlohmann::json& section);
+std::string render_matrix_coverage_markdown(const nlohmann::json& section);
 // "(40 builds, 38 cached; 100 cells from cache; 12.3 s)": what the run cost.
 std::string render_matrix_cost(const MatrixResult& result);
 

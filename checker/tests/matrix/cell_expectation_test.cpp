@@ -142,6 +142,56 @@ TEST(MatrixClassification, NoDeviceMeansNotRunNeverPass) {
   EXPECT_FALSE(is_finding(verdict.outcome));
 }
 
+TEST(MatrixClassification, FailuresAreKeptApart) {
+  CellRun crashed{.term_signal = SIGSEGV, .describe = "signal 11 (Segmentation fault)"};
+  EXPECT_EQ(classify_cell(Expectation::Pass, v2_10, built, true, crashed, first_exporting).failure, CellFailure::Crash);
+  CellRun hung{.term_signal = SIGKILL, .timed_out = true, .describe = "timed out after 40 s"};
+  EXPECT_EQ(classify_cell(Expectation::Pass, v2_10, built, true, hung, first_exporting).failure, CellFailure::Timeout);
+  EXPECT_EQ(classify_cell(Expectation::Pass, v2_9, built, true,
+                          load_failure("lib.so: undefined symbol: torch_from_blob"), first_exporting)
+                .failure,
+            CellFailure::Load);
+  CellRun wrong = completed(3, 2);
+  wrong.cases_wrong = 1;
+  auto verdict = classify_cell(Expectation::Pass, v2_10, built, true, wrong, first_exporting);
+  EXPECT_EQ(verdict.failure, CellFailure::WrongResult);
+  EXPECT_EQ(verdict.reason, "2 of 5 op tests failed (1 wrong result, 1 raised)");
+  EXPECT_EQ(classify_cell(Expectation::Pass, v2_10, built, true, completed(3, 2), first_exporting).failure,
+            CellFailure::OpError);
+}
+
+TEST(MatrixClassification, ARegistrationThatAbortsTheLoadIsALoadFailureNotACrash) {
+  CellRun aborted{.term_signal = SIGABRT,
+                  .describe = "signal 6 (Aborted)",
+                  .result_written = true,
+                  .load_started = true,
+                  .registration_failed = true,
+                  .load_error = "aborted while loading (signal 6 (Aborted)):   what():  schema parse error"};
+  auto verdict = classify_cell(Expectation::Pass, v2_10, built, true, aborted, first_exporting);
+  EXPECT_EQ(verdict.outcome, CellOutcome::UnexpectedFail);
+  EXPECT_EQ(verdict.failure, CellFailure::Registration);
+  EXPECT_NE(verdict.reason.find("schema parse error"), std::string::npos);
+  // A signal once the library has loaded stays a crash.
+  CellRun crashed_later{
+      .term_signal = SIGABRT, .describe = "signal 6 (Aborted)", .result_written = true, .loaded = true};
+  EXPECT_EQ(classify_cell(Expectation::Pass, v2_10, built, true, crashed_later, first_exporting).outcome,
+            CellOutcome::Crash);
+}
+
+TEST(MatrixClassification, AGpuLibraryLoadedWithoutADeviceIsLoadedNotExecutedNeverPass) {
+  CellRun loaded = completed(2, 0);
+  loaded.load_only = true;
+  auto verdict = classify_cell(Expectation::Pass, v2_10, built, false, loaded, first_exporting);
+  EXPECT_EQ(verdict.outcome, CellOutcome::LoadedNotExecuted);
+  EXPECT_FALSE(is_finding(verdict.outcome));
+  CellRun unregistered = completed(1, 1);
+  unregistered.load_only = true;
+  auto missing = classify_cell(Expectation::Pass, v2_10, built, false, unregistered, first_exporting);
+  EXPECT_EQ(missing.outcome, CellOutcome::UnexpectedFail);
+  EXPECT_EQ(missing.failure, CellFailure::Registration);
+  EXPECT_EQ(unloadable_cell("a rocm build needs a ROCm torch").outcome, CellOutcome::NotRun);
+}
+
 TEST(MatrixClassification, UnstableBreakAtLoadIsExpectedAndWorkingIsAPass) {
   auto broke = classify_cell(Expectation::NoGuarantee, v2_12, built, true,
                              load_failure("x.so: undefined symbol: _ZNR5torch7Library4_defE"), first_exporting);

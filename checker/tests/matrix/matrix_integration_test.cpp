@@ -93,15 +93,28 @@ TEST_F(MatrixIntegration, SmallMatrixMeetsTheVersionRules) {
   ASSERT_NE(over_target, nullptr);
   EXPECT_EQ((*over_target)["expected"], "build-fail");
   EXPECT_EQ((*over_target)["outcome"], "expected-fail");
-  // GPU cells are built for real, then not run here: never reported as passed.
+  // GPU cells are built for real and, without a GPU, loaded into the CUDA torch releases: their
+  // symbols and op registration are checked, nothing is executed, and they are never reported as passed.
   for (const auto& cell : cells) {
     if (cell["backend"] != "cuda") continue;
     EXPECT_NE(cell["outcome"], "pass");
-    if (cell["expected"] != "build-fail") {
-      EXPECT_EQ(cell["outcome"], "not-run");
-      EXPECT_EQ(cell["reason"], "no device");
+    if (cell["expected"] == "pass") {
+      EXPECT_EQ(cell["outcome"], "loaded-not-executed") << cell.dump();
+      EXPECT_NE(cell["reason"].get<std::string>().find("ops registered for the device"), std::string::npos);
     }
+    if (cell["expected"] == "load-fail") EXPECT_EQ(cell["outcome"], "expected-fail") << cell.dump();
   }
+  // The coverage figure: per runtime release, shims declared, imported by the libraries, called (measured).
+  const auto coverage = read_json(output_ / "m.json")["matrix"]["coverage"];
+  ASSERT_TRUE(coverage["calls_measured"].get<bool>()) << coverage.dump();
+  ASSERT_EQ(coverage["releases"].size(), 2u);
+  const auto& newest_coverage = coverage["releases"].back();
+  EXPECT_EQ(newest_coverage["release"], newest_);
+  EXPECT_GT(newest_coverage["hand_written_called"].get<int>(), 0);
+  EXPECT_LE(newest_coverage["hand_written_called"].get<int>(), newest_coverage["hand_written_imported"].get<int>());
+  EXPECT_LT(newest_coverage["hand_written_imported"].get<int>(), newest_coverage["hand_written_declared"].get<int>());
+  EXPECT_NE(result.output.find("shim coverage"), std::string::npos) << result.output;
+  EXPECT_NE(read_text(output_ / "m.md").find("### Shim coverage"), std::string::npos);
   EXPECT_NE(read_text(output_ / "m.xml").find("scaled_add.scaled_add_matches_add_for_every_dtype_and_layout"),
             std::string::npos);
   EXPECT_NE(read_text(output_ / "m.md").find("**No finding**"), std::string::npos);
@@ -115,13 +128,29 @@ TEST_F(MatrixIntegration, SmallMatrixMeetsTheVersionRules) {
 
 TEST_F(MatrixIntegration, PlantedFaultIsContainedToItsCell) {
   auto cells = run_spec("planted_fault.toml", 1);
-  ASSERT_EQ(cells.size(), 3u);
+  ASSERT_EQ(cells.size(), 4u);
   EXPECT_EQ(find_cell(cells, "cpu", "2.9", "2.9", "2.9")->at("outcome"), "pass");
   const auto* crashed = find_cell(cells, "cpu", "2.9", "2.9", "2.10");
   EXPECT_EQ(crashed->at("outcome"), "crash");
+  EXPECT_EQ(crashed->at("failure"), "crash");
   EXPECT_EQ(crashed->at("reason"), "signal 11 (Segmentation fault)");
   const auto* hung = find_cell(cells, "cpu", "2.9", "2.9", "2.11");
   EXPECT_EQ(hung->at("outcome"), "timeout");
+  EXPECT_EQ(hung->at("failure"), "timeout");
+  // A wrong answer is neither a crash nor an error: the op returned, with the wrong values.
+  const auto* wrong = find_cell(cells, "cpu", "2.9", "2.9", "2.12");
+  EXPECT_EQ(wrong->at("outcome"), "unexpected-fail");
+  EXPECT_EQ(wrong->at("failure"), "wrong-result");
+  EXPECT_EQ(wrong->at("ops").at(0).at("failure"), "wrong-result");
+}
+
+TEST_F(MatrixIntegration, BrokenOpRegistrationIsALoadFailureNotACrash) {
+  auto cells = run_spec("broken_registration.toml", 1);
+  ASSERT_EQ(cells.size(), 1u);
+  const auto& cell = cells[0];
+  EXPECT_EQ(cell.at("outcome"), "unexpected-fail") << cell.dump();
+  EXPECT_EQ(cell.at("failure"), "registration");
+  EXPECT_NE(cell.at("reason").get<std::string>().find("load failed"), std::string::npos) << cell.dump();
 }
 
 TEST_F(MatrixIntegration, NegativeControlBreaksTheWayAUserMeetsIt) {

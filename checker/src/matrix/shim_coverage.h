@@ -1,0 +1,41 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "baseline/release_history.h"
+#include "core/torch_version.h"
+#include "inventory/shim_inventory.h"
+
+namespace abicheck {
+
+struct MatrixCell;
+
+// How much of one release's C shim the matrix exercised under that release as the runtime.
+// "Hand-written" shims are the functions of the shim headers outside aoti_torch/generated/ (those
+// are generated per aten op); every figure is also given for all shim functions.
+struct ReleaseShimCoverage {
+  TorchVersion release;
+  int declared = 0;  // shim functions the release's committed inventory declares
+  int imported = 0;  // ... of those, imported by a library of some cell run under this release
+  int called = 0;    // ... of those, called at least once in such a cell (measured)
+  int hand_written_declared = 0;
+  int hand_written_imported = 0;
+  int hand_written_called = 0;
+  std::vector<std::string> hand_written_not_imported;    // sorted
+  std::vector<std::string> hand_written_imported_not_called;  // sorted; empty when calls are not measured
+};
+
+struct ShimCoverage {
+  bool calls_measured = false;  // false: "called" figures are 0 and `note` says why
+  std::string note;
+  std::vector<ReleaseShimCoverage> releases;  // oldest first; releases without a committed baseline are left out
+};
+
+bool is_hand_written_shim(const ShimDeclaration& declaration);
+
+// The coverage of every runtime release among `cells` that has a baseline in `history`.
+ShimCoverage measure_shim_coverage(const std::vector<MatrixCell>& cells, const ReleaseHistory& history,
+                                   bool calls_measured, const std::string& note);
+
+}  // namespace abicheck
