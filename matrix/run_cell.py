@@ -42,6 +42,20 @@ def import_test_modules(directories):
             spec.loader.exec_module(module)
 
 
+def missing_ops(cases, groups, backend):
+    """The ops the backend's tests call that torch does not know after the load."""
+    import torch  # noqa: E402  (R's torch)
+
+    missing = set()
+    for case in cases:
+        if case["group"] in groups and case["backend"] == backend:
+            try:
+                getattr(getattr(torch.ops, case["namespace"]), case["op"])
+            except (AttributeError, RuntimeError):
+                missing.add(f"{case['namespace']}::{case['op']}")
+    return sorted(missing)
+
+
 def registration_cases(cases, groups, backend):
     """One case per op the backend's tests call: is a kernel registered for the device? (ROCm torch
     registers HIP kernels under the CUDA key too.)"""
@@ -98,6 +112,15 @@ def main():
     import_test_modules(arguments.tests)
     target = version_key(arguments.target)
     groups = {case["group"] for case in harness.CASES if version_key(case["group"]) <= target}
+    # Some releases only log a failed registration ("Exception in aoti_torch: ...") and load the
+    # library anyway: an op its tests call that is missing now is a registration failure.
+    missing = missing_ops(harness.CASES, groups, arguments.backend)
+    if missing:
+        result.update(load="failed", load_failure="registration",
+                      error=f"op registration failed: {', '.join(missing)} not registered after load (see the log)")
+        print(result["error"], flush=True)
+        write_result(arguments.result, result)
+        return 3
     if arguments.load_only:
         result["cases"] = registration_cases(harness.CASES, groups, arguments.backend)
         for case in result["cases"]:

@@ -33,7 +33,7 @@ def difference_matches_sub():
             assert_close(ops.difference(x, y, 2.0), torch.sub(x, y, alpha=2), f"{dtype} {name}")
     # The op's alpha is a float, which aten refuses for integer tensors: the error must cross back.
     integers = make((3,), torch.int64)
-    assert_raises(RuntimeError, "alpha must not be a floating point number",
+    assert_raises(RuntimeError, ("alpha must not be a floating point number", "aoti_torch_aten_sub", "aten::sub"),
                   lambda: ops.difference(integers, integers, 2.0))
 
 
@@ -43,7 +43,7 @@ def reshape_to_matches_reshape():
     for shape in ([24], [2, 12], [3, -1], [2, 2, 6]):
         assert_close(ops.reshape_to(x, shape), x.reshape(shape), str(shape))
     assert_close(ops.reshape_to(x.t(), [24]), x.t().reshape(24), "non-contiguous")
-    assert_raises(RuntimeError, "is invalid for input of size 24", lambda: ops.reshape_to(x, [5, 5]))
+    assert_raises(RuntimeError, ("is invalid for input of size 24", "aten::reshape"), lambda: ops.reshape_to(x, [5, 5]))
 
 
 @case("2.10", "copy_into_")

@@ -273,8 +273,11 @@ std::vector<MatrixCell> plan_matrix(const MatrixSpec& spec, const ReleaseStore& 
   return cells;
 }
 
-MatrixResult run_matrix(const MatrixSpec& spec, const ReleaseStore& store, const MatrixOptions& options) {
+MatrixResult run_matrix(const MatrixSpec& spec, const ReleaseStore& store, const MatrixOptions& given_options) {
   const auto started = std::chrono::steady_clock::now();
+  // Cells run in their own directories: every path handed to them must be absolute.
+  MatrixOptions options = given_options;
+  options.cache_dir = fs::absolute(given_options.cache_dir);
   std::vector<PlannedCell> planned = plan_cells(spec, store, options);
   fs::create_directories(options.cache_dir / "builds");
   fs::create_directories(options.cache_dir / "results");

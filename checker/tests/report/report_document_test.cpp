@@ -78,9 +78,12 @@ TEST(ReportDocument, ReadRefusesWhatIsNotAVersionedDocument) {
                  "not a torch-abi-check report (no schema_version; write it with a command's --json)");
   expect_refused("{\"schema_version\": 99, \"verdict\": {}}",
                  fmt::format("schema_version 99 is not the one this torch-abi-check reads ({})", kReportSchemaVersion));
-  // A document of schema 1 (before the device runtime) is refused too: its audit lacks device and releases.
+  // Older documents are refused too: schema 1 lacks the audit's device runtime, 2 the matrix's
+  // failure kinds and shim coverage.
   expect_refused("{\"schema_version\": 1, \"verdict\": {}}",
-                 "schema_version 1 is not the one this torch-abi-check reads (2)");
+                 "schema_version 1 is not the one this torch-abi-check reads (3)");
+  expect_refused("{\"schema_version\": 2, \"verdict\": {}}",
+                 "schema_version 2 is not the one this torch-abi-check reads (3)");
   expect_refused(fmt::format("{{\"schema_version\": {}, \"verdict\": {{\"lines\": 3}}}}", kReportSchemaVersion),
                  "its verdict is malformed (see docs/schemas/report.schema.json)");
 }
