@@ -49,9 +49,8 @@ ShimCallCounter prepare_shim_call_counter(const fs::path& cache_dir) {
   fs::create_directories(directory);
   // Built beside its final name and renamed, so that parallel runs never load half a file.
   const fs::path partial = directory / fmt::format("{}.{}", kCounterName, getpid());
-  ProcessResult built =
-      run_process({.argv = {"cc", "-shared", "-fPIC", "-O2", "-o", partial.string(), source.string()},
-                   .timeout = std::chrono::seconds(120)});
+  ProcessResult built = run_process({.argv = {"cc", "-shared", "-fPIC", "-O2", "-o", partial.string(), source.string()},
+                                     .timeout = std::chrono::seconds(120)});
   if (!built.succeeded()) {
     fs::remove(partial);
     return {.unavailable = fmt::format("not measured: cc {} ({})", built.describe(), built.tail(1))};

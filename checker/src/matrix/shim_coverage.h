@@ -22,7 +22,7 @@ struct ReleaseShimCoverage {
   int hand_written_declared = 0;
   int hand_written_imported = 0;
   int hand_written_called = 0;
-  std::vector<std::string> hand_written_not_imported;    // sorted
+  std::vector<std::string> hand_written_not_imported;         // sorted
   std::vector<std::string> hand_written_imported_not_called;  // sorted; empty when calls are not measured
 };
 
