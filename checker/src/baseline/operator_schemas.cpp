@@ -91,7 +91,8 @@ OperatorArgument parse_argument(std::string_view text, bool kwarg_only) {
 }  // namespace
 
 const OperatorSchema* OperatorSchemas::find(std::string_view qualified_name) const {
-  auto found = std::ranges::find_if(schemas, [&](const OperatorSchema& s) { return s.qualified_name() == qualified_name; });
+  auto found =
+      std::ranges::find_if(schemas, [&](const OperatorSchema& s) { return s.qualified_name() == qualified_name; });
   return found == schemas.end() ? nullptr : &*found;
 }
 
@@ -197,16 +198,17 @@ OperatorSchemas dump_operator_schemas(const std::filesystem::path& python, const
   auto registry = find_symbol_value(libtorch_cpu, kAdapterRegistrySymbol);
   auto guard = find_symbol_value(libtorch_cpu, kAdapterRegistryGuardSymbol);
   if (registry && guard) {
-    argv.insert(argv.end(), {"--libtorch-cpu", libtorch_cpu.string(), "--adapter-registry",
-                             fmt::format("{:#x}", *registry), "--adapter-registry-guard", fmt::format("{:#x}", *guard)});
+    argv.insert(argv.end(),
+                {"--libtorch-cpu", libtorch_cpu.string(), "--adapter-registry", fmt::format("{:#x}", *registry),
+                 "--adapter-registry-guard", fmt::format("{:#x}", *guard)});
   }
   ProcessResult result = run_process({.argv = argv,
                                       .extra_env = {{"PYTHONDONTWRITEBYTECODE", "1"}},
                                       .working_dir = work.path(),
                                       .timeout = std::chrono::minutes(5)});
   if (!result.succeeded()) {
-    throw ToolError(fmt::format("{}: listing the operator schemas failed ({}): {}", python.string(),
-                                result.describe(), result.tail(3)));
+    throw ToolError(fmt::format("{}: listing the operator schemas failed ({}): {}", python.string(), result.describe(),
+                                result.tail(3)));
   }
   return load_operator_schemas(out);
 }

@@ -52,10 +52,9 @@ void compare_arguments(const OperatorSchema& old_schema, const OperatorSchema& n
   }
   for (std::size_t i = common; i < new_arguments.size(); ++i) {
     const auto& added = new_arguments[i];
-    changes.push_back({name,
-                       added.default_value ? ChangeKind::ArgumentAddedWithDefault
-                                           : ChangeKind::ArgumentAddedWithoutDefault,
-                       fmt::format("argument {} added: {}", i, describe(added))});
+    changes.push_back(
+        {name, added.default_value ? ChangeKind::ArgumentAddedWithDefault : ChangeKind::ArgumentAddedWithoutDefault,
+         fmt::format("argument {} added: {}", i, describe(added))});
   }
   for (std::size_t i = common; i < old_arguments.size(); ++i) {
     changes.push_back(
