@@ -135,9 +135,11 @@ std::vector<AbiChange> compare_operator_schemas(const OperatorSchemas& old_schem
       }
       continue;
     }
+    // A plain pointer: clang 14 (which clang-tidy runs) cannot capture a structured binding.
+    const OperatorSchema* removed = old_schema;
     auto renamed = std::ranges::find_if(new_schemas.schemas, [&](const OperatorSchema& candidate) {
-      return candidate.name == old_schema->name && !old_by_name.contains(candidate.qualified_name()) &&
-             signature_of(candidate) == signature_of(*old_schema);
+      return candidate.name == removed->name && !old_by_name.contains(candidate.qualified_name()) &&
+             signature_of(candidate) == signature_of(*removed);
     });
     if (renamed != new_schemas.schemas.end()) {
       renamed_to.insert(renamed->qualified_name());
