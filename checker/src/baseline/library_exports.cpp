@@ -98,6 +98,23 @@ std::vector<std::string> read_imported_shim_functions(const std::filesystem::pat
   return read_shim_functions(library, false);
 }
 
+std::optional<std::uint64_t> find_symbol_value(const std::filesystem::path& library, std::string_view name) {
+  ElfFile file(library);
+  for (Elf_Scn* section = elf_nextscn(file.get(), nullptr); section; section = elf_nextscn(file.get(), section)) {
+    GElf_Shdr header;
+    if (!gelf_getshdr(section, &header) || header.sh_type != SHT_SYMTAB || header.sh_entsize == 0) continue;
+    Elf_Data* data = elf_getdata(section, nullptr);
+    if (!data) throw ToolError(fmt::format("{}: truncated symbol table", library.string()));
+    for (std::size_t i = 0, n = header.sh_size / header.sh_entsize; i < n; ++i) {
+      GElf_Sym symbol;
+      if (!gelf_getsym(data, static_cast<int>(i), &symbol) || symbol.st_shndx == SHN_UNDEF) continue;
+      const char* symbol_name = elf_strptr(file.get(), header.sh_link, symbol.st_name);
+      if (symbol_name && name == symbol_name) return symbol.st_value;
+    }
+  }
+  return std::nullopt;
+}
+
 ShimExports read_shim_exports(const std::filesystem::path& lib_dir) {
   ShimExports exports;
   for (std::string_view library : kShimLibraries) {

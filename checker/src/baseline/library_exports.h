@@ -1,7 +1,9 @@
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,5 +32,9 @@ std::vector<std::string> read_exported_shim_functions(const std::filesystem::pat
 std::vector<std::string> read_imported_shim_functions(const std::filesystem::path& library);
 
 bool is_shim_function_name(std::string_view name);
+
+// The value (offset from the load address, for a shared object) of `name` in `library`'s full symbol
+// table (.symtab: local symbols too); nullopt when the library has no such symbol or no .symtab.
+std::optional<std::uint64_t> find_symbol_value(const std::filesystem::path& library, std::string_view name);
 
 }  // namespace abicheck

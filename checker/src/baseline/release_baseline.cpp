@@ -77,6 +77,14 @@ void write_baseline(const ReleaseBaseline& baseline, const std::filesystem::path
   write_file_atomically(directory / kInventoryFile, inventory_to_json(baseline.inventory));
   write_file_atomically(directory / kAbiModelFile, gzip_compress(baseline.abixml));
   write_file_atomically(directory / kExportsFile, exports_to_json(baseline.exports, baseline.inventory.release));
+  if (baseline.operators)
+    write_file_atomically(directory / kOperatorsFile, operator_schemas_to_text(*baseline.operators));
+}
+
+std::optional<OperatorSchemas> release_operator_schemas(const std::optional<std::filesystem::path>& python,
+                                                        const std::optional<std::filesystem::path>& lib_dir) {
+  if (!python || !lib_dir) return std::nullopt;
+  return dump_operator_schemas(*python, *lib_dir);
 }
 
 ReleaseBaseline load_baseline(const std::filesystem::path& directory) {
@@ -91,6 +99,9 @@ ReleaseBaseline load_baseline(const std::filesystem::path& directory) {
     throw ToolError(fmt::format("{}: not an ABIXML corpus", model.string()));
   }
   baseline.exports = load_exports(directory / kExportsFile);
+  if (std::filesystem::exists(directory / kOperatorsFile)) {
+    baseline.operators = load_operator_schemas(directory / kOperatorsFile);
+  }
   return baseline;
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "baseline/library_exports.h"
+#include "baseline/operator_schemas.h"
 #include "inventory/inventory_collector.h"
 #include "inventory/shim_inventory.h"
 
@@ -21,6 +22,9 @@ struct ReleaseBaseline {
   ShimInventory inventory;
   std::string abixml;   // the ABI model (see abi_probe.h)
   ShimExports exports;  // empty for a header tree without libraries
+  // The dispatcher's operators (operators.txt): only where the release has a Python to list them, so
+  // never for a bare header tree.
+  std::optional<OperatorSchemas> operators;
 };
 
 // A reason the baseline cannot be trusted; the baseline is not written when there is one.
@@ -51,7 +55,12 @@ struct BaselineBuild {
 BaselineBuild build_baseline(const std::filesystem::path& include_dir,
                              const std::optional<std::filesystem::path>& lib_dir, const InventoryOptions& options = {});
 
-// Writes the three files into `directory` (created if needed); each is replaced whole.
+// The operator schemas of a release that can run Python (a store release, a torch package with its
+// environment); nullopt for one that cannot (a header tree).
+std::optional<OperatorSchemas> release_operator_schemas(const std::optional<std::filesystem::path>& python,
+                                                        const std::optional<std::filesystem::path>& lib_dir);
+
+// Writes the files into `directory` (created if needed); each is replaced whole.
 void write_baseline(const ReleaseBaseline& baseline, const std::filesystem::path& directory);
 // Throws ToolError naming the file when one is missing, truncated or malformed.
 ReleaseBaseline load_baseline(const std::filesystem::path& directory);

@@ -55,6 +55,15 @@ std::vector<ShimInventory> ReleaseHistory::inventories() const {
   return inventories;
 }
 
+std::map<TorchVersion, OperatorSchemas> ReleaseHistory::operator_schemas() const {
+  std::map<TorchVersion, OperatorSchemas> schemas;
+  for (const auto& release : releases_) {
+    std::filesystem::path file = baseline_dir(release) / kOperatorsFile;
+    if (std::filesystem::exists(file)) schemas.emplace(release, load_operator_schemas(file));
+  }
+  return schemas;
+}
+
 std::map<DeclarationKey, TorchVersion> first_shipped_releases(const std::vector<ShimInventory>& oldest_first) {
   std::map<DeclarationKey, TorchVersion> first;
   for (const auto& inventory : oldest_first) {

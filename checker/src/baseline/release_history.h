@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "baseline/operator_schemas.h"
 #include "core/torch_version.h"
 #include "inventory/declaration_pairing.h"
 #include "inventory/shim_inventory.h"
@@ -37,6 +38,9 @@ class ReleaseHistory {
   // The inventories of the releases older than `release`, oldest first (read now; ToolError naming
   // the file when one is malformed).
   std::vector<ShimInventory> inventories_before(TorchVersion release) const;
+  // The operator baselines (operators.txt) of the releases that have one, by release (read now;
+  // ToolError naming the file when one is malformed).
+  std::map<TorchVersion, OperatorSchemas> operator_schemas() const;
 
  private:
   std::filesystem::path directory_;

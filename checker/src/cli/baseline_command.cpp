@@ -20,7 +20,8 @@ void add_baseline_command(CLI::App& app, const CommonOptions& common, CommandAct
   };
   auto options = std::make_shared<Options>();
   auto* command = app.add_subcommand(
-      "baseline", "write a release's inventory, ABI model and library exports (shim_decls/<release>/)");
+      "baseline",
+      "write a release's inventory, ABI model, library exports and operator schemas (shim_decls/<release>/)");
   command->add_option("--torch", options->torch, "a release (2.10), a torch package dir, or an include dir of headers")
       ->required();
   command->add_option("--out", options->out, "baseline directory (default: shim_decls/<release> of the project)");
@@ -40,13 +41,21 @@ void add_baseline_command(CLI::App& app, const CommonOptions& common, CommandAct
                    build.baseline.inventory.release.to_string(), build.problems.size());
         return ExitCode::Findings;
       }
+      std::optional<std::filesystem::path> python;
+      if (release.installed) python = release.installed->python;
+      build.baseline.operators = release_operator_schemas(python, release.lib_dir);
       std::filesystem::path out = options->out.empty()
                                       ? ReleaseHistory::open(project_baselines_dir())
                                             .baseline_dir(build.baseline.inventory.release.minor_release())
                                       : options->out;
       write_baseline(build.baseline, out);
-      fmt::print("baseline of torch {} written to {} ({} declarations)\n", build.baseline.inventory.release.to_string(),
-                 out.string(), build.baseline.inventory.declarations.size());
+      fmt::print("baseline of torch {} written to {} ({} declarations, {})\n",
+                 build.baseline.inventory.release.to_string(), out.string(),
+                 build.baseline.inventory.declarations.size(),
+                 build.baseline.operators
+                     ? fmt::format("{} operator schemas, {} schema adapters", build.baseline.operators->schemas.size(),
+                                   build.baseline.operators->adapters.size())
+                     : std::string("no operator schemas: the release has no Python"));
       if (options->bench) {
         fmt::print("bench: baseline {} took {:.1f} s\n", build.baseline.inventory.release.to_string(),
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());

@@ -32,10 +32,23 @@ enum class ChangeKind {
   ExportRemoved,
   DeclaredNotExported,
   StaleSuppression,
+  // Operator schemas (the dispatcher's operators, called by name through torch_call_dispatcher).
+  OperatorRemoved,
+  OverloadRemoved,
+  OverloadRenamed,
+  ArgumentAddedWithoutDefault,
+  ArgumentAddedWithDefault,
+  ArgumentRemoved,
+  ArgumentTypeChanged,
+  ArgumentRenamed,
+  ArgumentDefaultChanged,
+  AliasChanged,
+  ReturnChanged,
+  OperatorAdded,
 };
 // The last kind: move it with the enum. change_rules.cpp's table must then have a row for every kind
 // up to it, in order, or the build stops.
-inline constexpr ChangeKind kLastChangeKind = ChangeKind::StaleSuppression;
+inline constexpr ChangeKind kLastChangeKind = ChangeKind::OperatorAdded;
 
 std::string_view to_string(ChangeKind kind);
 Verdict verdict_of(ChangeKind kind);

@@ -4,6 +4,7 @@
 
 #include "diff/abigail_compare.h"
 #include "diff/inventory_compare.h"
+#include "diff/operator_compare.h"
 
 namespace abicheck {
 
@@ -15,6 +16,10 @@ AbiDiff diff_baselines(const ReleaseBaseline& old_baseline, const ReleaseBaselin
   std::vector<AbiChange> signatures =
       compare_abi_models(old_baseline.abixml, new_baseline.abixml, old_origin, new_origin);
   diff.changes.insert(diff.changes.end(), signatures.begin(), signatures.end());
+  if (old_baseline.operators && new_baseline.operators) {
+    std::vector<AbiChange> operators = compare_operator_schemas(*old_baseline.operators, *new_baseline.operators);
+    diff.changes.insert(diff.changes.end(), operators.begin(), operators.end());
+  }
   apply_suppressions(suppressions, diff.changes);
   std::ranges::sort(diff.changes, [](const AbiChange& a, const AbiChange& b) {
     return std::tie(a.name, a.kind, a.detail) < std::tie(b.name, b.kind, b.detail);

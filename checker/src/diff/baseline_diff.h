@@ -8,8 +8,9 @@
 
 namespace abicheck {
 
-// The whole comparison of two baselines: the inventories (guards, backends, enums, exports) and
-// libabigail's comparison of the ABI models (signatures and layouts), suppressions applied, sorted.
+// The whole comparison of two baselines: the inventories (guards, backends, enums, exports),
+// libabigail's comparison of the ABI models (signatures and layouts) and, when both sides have them,
+// the operator schemas; suppressions applied, sorted.
 // The origins name the baselines in error messages.
 AbiDiff diff_baselines(const ReleaseBaseline& old_baseline, const ReleaseBaseline& new_baseline,
                        const std::vector<Suppression>& suppressions = {}, const std::string& old_origin = "OLD",

@@ -17,6 +17,9 @@ ReleaseBaseline build_or_fail(const ResolvedRelease& release, const std::string&
       throw ToolError(fmt::format("{}: {} is {}", spec, problem.name, problem.problem));
     }
   }
+  std::optional<std::filesystem::path> python;
+  if (release.installed) python = release.installed->python;
+  build.baseline.operators = release_operator_schemas(python, release.lib_dir);
   return std::move(build.baseline);
 }
 

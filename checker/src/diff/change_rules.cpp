@@ -23,7 +23,22 @@ struct ChangeRule {
 // * the header-only enums are compiled into the extension and dtypes cross the boundary through
 //   getter functions, so a changed value is not an ABI break by itself, but worth a look;
 // * an addition behind a guard at its own release is what the stable ABI is for: compatible.
-constexpr std::array<ChangeRule, 14> kRules{{
+// Operator schemas: torch_call_dispatcher turns the caller's stack of StableIValues into the NEW
+// schema's arguments by position, as many as the NEW schema has, and reads back as many returns as
+// it has (shim_common.cpp). The caller built against OLD filled the stack for OLD's schema, with
+// defaults resolved at its compile time (stable/ops.h). So:
+// * an operator or overload that is gone, an argument added (with a default or without: the stack
+//   is read past what the caller filled), removed or of another type, and a changed return all
+//   misread the stack: breaking, unless the new release registers a schema adapter for callers
+//   built before it (the diff then marks the change as accepted by that adapter);
+// * a renamed overload is a removal for every caller of the old name: breaking;
+// * an argument renamed with its type kept does not move the stack, but is indistinguishable from
+//   two arguments of one type swapped: worth a look;
+// * a changed default does not reach a caller that passes every argument, but changes what a new
+//   build gets; a changed alias annotation (an argument now written to, a view now returned)
+//   changes what the caller may assume about its tensors: worth a look;
+// * a new operator or overload: compatible.
+constexpr std::array<ChangeRule, 26> kRules{{
     {ChangeKind::FunctionRemoved, "function-removed", Verdict::Breaking},
     {ChangeKind::SignatureChanged, "signature-changed", Verdict::Breaking},
     {ChangeKind::TypeChanged, "type-changed", Verdict::Breaking},
@@ -38,6 +53,18 @@ constexpr std::array<ChangeRule, 14> kRules{{
     {ChangeKind::ExportRemoved, "export-removed", Verdict::Breaking},
     {ChangeKind::DeclaredNotExported, "declared-not-exported", Verdict::Breaking},
     {ChangeKind::StaleSuppression, "stale-suppression", Verdict::NeedsReview},
+    {ChangeKind::OperatorRemoved, "operator-removed", Verdict::Breaking},
+    {ChangeKind::OverloadRemoved, "overload-removed", Verdict::Breaking},
+    {ChangeKind::OverloadRenamed, "overload-renamed", Verdict::Breaking},
+    {ChangeKind::ArgumentAddedWithoutDefault, "argument-added-without-default", Verdict::Breaking},
+    {ChangeKind::ArgumentAddedWithDefault, "argument-added-with-default", Verdict::Breaking},
+    {ChangeKind::ArgumentRemoved, "argument-removed", Verdict::Breaking},
+    {ChangeKind::ArgumentTypeChanged, "argument-type-changed", Verdict::Breaking},
+    {ChangeKind::ArgumentRenamed, "argument-renamed", Verdict::NeedsReview},
+    {ChangeKind::ArgumentDefaultChanged, "argument-default-changed", Verdict::NeedsReview},
+    {ChangeKind::AliasChanged, "alias-changed", Verdict::NeedsReview},
+    {ChangeKind::ReturnChanged, "return-changed", Verdict::Breaking},
+    {ChangeKind::OperatorAdded, "operator-added", Verdict::Compatible},
 }};
 
 // The table has a row for every kind up to kLastChangeKind, in the enum's order; a missing row or one

@@ -79,6 +79,7 @@ LintRun lint_extension(const ReleaseStore& store, const ResolvedRelease& build, 
                                inventory ? &*inventory : nullptr};
   // Without B's baseline, "no release declares it" cannot be told from "B declares it" (E003's case).
   if (inventory) context.released_names = first_declaring_releases_by_name(history.inventories());
+  context.operator_schemas = history.operator_schemas();
   for (const auto& rule : extension_rules()) run.report.rules.push_back(rule.rule);
   run.report.diagnostics = run_extension_rules(facts, context);
   run.translation_units = facts.units.size();

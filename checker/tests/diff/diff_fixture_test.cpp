@@ -1,7 +1,9 @@
 // One test per planted change under fixtures/diff/<case>/: old/ and new/ are header trees, and
 // expected.json beside them lists the changes the diff must report, with their verdicts. A case may
-// also carry a suppressions.toml, passed to the diff as `--suppressions` would pass it. Every kind of
-// change must be planted by at least one case.
+// also carry a suppressions.toml, passed to the diff as `--suppressions` would pass it. An operator
+// case (operators_*) has an operators.txt on each side instead of a header tree: a header tree has no
+// Python to list operators, so those cases compare the two operator baselines. Every kind of change
+// must be planted by at least one case.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,6 +19,7 @@
 #include "diff/baseline_diff.h"
 #include "diff/baseline_source.h"
 #include "diff/diff_judgement.h"
+#include "diff/operator_compare.h"
 #include "diff/suppressions.h"
 
 namespace abicheck {
@@ -65,15 +68,26 @@ std::vector<Suppression> fixture_suppressions(const std::filesystem::path& fixtu
   return load_suppressions(path);
 }
 
+AbiDiff diff_fixture(const std::filesystem::path& fixture, const ScopedTempDir& work) {
+  if (std::filesystem::exists(fixture / "old" / kOperatorsFile)) {
+    OperatorSchemas old_schemas = load_operator_schemas(fixture / "old" / kOperatorsFile);
+    OperatorSchemas new_schemas = load_operator_schemas(fixture / "new" / kOperatorsFile);
+    AbiDiff diff{old_schemas.release, new_schemas.release, compare_operator_schemas(old_schemas, new_schemas)};
+    apply_suppressions(fixture_suppressions(fixture), diff.changes);
+    return diff;
+  }
+  return diff_baselines(obtain_baseline(prepare_tree(fixture, "old", work).string(), {}),
+                        obtain_baseline(prepare_tree(fixture, "new", work).string(), {}),
+                        fixture_suppressions(fixture));
+}
+
 class DiffFixture : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(DiffFixture, ReportsThePlantedChangeWithItsVerdict) {
   std::filesystem::path fixture = kDiffFixtures / GetParam();
   auto expected = read_expected(GetParam());
   ScopedTempDir work("diff-fixture");
-  AbiDiff diff =
-      diff_baselines(obtain_baseline(prepare_tree(fixture, "old", work).string(), {}),
-                     obtain_baseline(prepare_tree(fixture, "new", work).string(), {}), fixture_suppressions(fixture));
+  AbiDiff diff = diff_fixture(fixture, work);
 
   std::set<std::pair<std::string, std::string>> expected_keys;
   for (const auto& item : expected.at("changes")) {
@@ -85,6 +99,14 @@ TEST_P(DiffFixture, ReportsThePlantedChangeWithItsVerdict) {
     EXPECT_EQ(to_string(found->verdict()), item.at("verdict").get<std::string>()) << name;
     EXPECT_NE(found->detail.find(item.at("detail_contains").get<std::string>()), std::string::npos)
         << name << ": " << found->detail;
+    // A change some suppression or schema adapter accepted names why; one nothing accepted names nothing.
+    std::string suppressed = item.value("suppressed_contains", "");
+    if (suppressed.empty()) {
+      EXPECT_EQ(found->suppressed_because, "") << name;
+    } else {
+      EXPECT_NE(found->suppressed_because.find(suppressed), std::string::npos)
+          << name << ": " << found->suppressed_because;
+    }
   }
   // Nothing else needs attention: only the planted change, plus compatible additions such as the
   // new release's TORCH_VERSION macro.

@@ -47,6 +47,7 @@ std::vector<LintDiagnostic> lint_fixture(const fs::path& directory) {
     context.released_names =
         first_declaring_releases_by_name(ReleaseHistory::open(project_root() / "shim_decls").inventories());
   }
+  context.operator_schemas = ReleaseHistory::open(project_root() / "shim_decls").operator_schemas();
   return run_extension_rules(facts, context);
 }
 

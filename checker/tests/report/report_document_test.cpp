@@ -79,7 +79,7 @@ TEST(ReportDocument, ReadRefusesWhatIsNotAVersionedDocument) {
   expect_refused("{\"schema_version\": 99, \"verdict\": {}}",
                  fmt::format("schema_version 99 is not the one this torch-abi-check reads ({})", kReportSchemaVersion));
   // Older documents are refused too: schema 1 lacks the audit's device runtime, 2 the matrix's
-  // failure kinds and shim coverage.
+  // failure kinds and shim coverage, the diff's operator changes and the canary.
   expect_refused("{\"schema_version\": 1, \"verdict\": {}}",
                  "schema_version 1 is not the one this torch-abi-check reads (3)");
   expect_refused("{\"schema_version\": 2, \"verdict\": {}}",

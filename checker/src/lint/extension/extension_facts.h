@@ -56,6 +56,17 @@ struct DynamicLookup {
   bool in_torch_macro = false;
 };
 
+// A call in project code that names an ATen operator to the dispatcher: torch_call_dispatcher (2.10+)
+// or aoti_torch_call_dispatcher, with the operator and overload as string literals.
+struct DispatcherCall {
+  SourcePosition where;
+  std::string function;  // "torch_call_dispatcher"
+  std::string op;        // "aten::transpose"
+  std::string overload;  // "int"; empty for the default overload
+
+  std::string qualified_name() const { return overload.empty() ? op : op + "." + overload; }
+};
+
 // One preprocessor directive of a project file, lexically: `#pragma push_macro("X")` gives
 // name "pragma", argument `push_macro("X")`.
 struct PreprocessorDirective {
@@ -75,6 +86,7 @@ struct TranslationUnitFacts {
   std::vector<TorchInclusion> torch_inclusions;
   std::vector<CompileError> errors;
   std::vector<DynamicLookup> dynamic_lookups;
+  std::vector<DispatcherCall> dispatcher_calls;
   std::vector<std::filesystem::path> project_files;  // the project's own headers it includes
 };
 

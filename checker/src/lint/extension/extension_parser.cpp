@@ -140,7 +140,7 @@ class UnitReader {
   }
 
   // One walk over the unit: #defines of the target macro and expansions of torch's macros (both
-  // top-level preprocessing cursors), dlsym calls in project code, and the probe variable.
+  // top-level preprocessing cursors), dlsym and dispatcher calls in project code, and the probe variable.
   void read_preprocessing_and_code(TranslationUnitFacts& facts) {
     struct Range {
       fs::path file;
@@ -197,6 +197,25 @@ class UnitReader {
           });
           if (!symbol.empty()) {
             calls.push_back({cursor, {expansion_position(clang_getCursorLocation(cursor)), callee, symbol, false}});
+          }
+        }
+        if ((callee == "torch_call_dispatcher" || callee == "aoti_torch_call_dispatcher") &&
+            clang_Cursor_getNumArguments(cursor) >= 2) {
+          auto literal = [&](int index) -> std::optional<std::string> {
+            std::optional<std::string> text;
+            visit_descendants(clang_Cursor_getArgument(cursor, index), [&](CXCursor argument) {
+              if (clang_getCursorKind(argument) == CXCursor_StringLiteral && !text) {
+                text = strip_string_literal(copy_cx_string(clang_getCursorSpelling(argument)));
+              }
+              return !text;
+            });
+            return text;
+          };
+          auto op = literal(0);
+          auto overload = literal(1);
+          if (op && overload) {
+            facts.dispatcher_calls.push_back(
+                {expansion_position(clang_getCursorLocation(cursor)), callee, *op, *overload});
           }
         }
       }

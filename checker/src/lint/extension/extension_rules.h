@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "baseline/operator_schemas.h"
 #include "core/torch_version.h"
 #include "inventory/shim_inventory.h"
 #include "lint/extension/extension_facts.h"
@@ -19,6 +20,8 @@ struct ExtensionLintContext {
   // Every name a release of the history declares, with the oldest that does (E010; empty: E010 is
   // not checked). From first_declaring_releases_by_name (baseline/release_history.h).
   std::map<std::string, TorchVersion> released_names;
+  // The operator baselines of the history, by minor release (E011; empty: E011 is not checked).
+  std::map<TorchVersion, OperatorSchemas> operator_schemas;
 };
 
 // One rule of `lint extension`: what it is, and the check that reads the facts and reports.
@@ -50,5 +53,6 @@ ExtensionRule target_macro_undefined_rule();   // E007
 ExtensionRule shim_dlsym_rule();               // E008
 ExtensionRule unresolved_include_rule();       // E009
 ExtensionRule unreleased_api_rule();           // E010
+ExtensionRule dispatcher_operator_rule();      // E011
 
 }  // namespace abicheck
