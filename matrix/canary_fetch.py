@@ -85,9 +85,11 @@ def download(spec: str, downloads: Path, index_url: str | None) -> Path:
     pinned = [s.version for s in requirement.specifier if s.operator == "=="]
     name = canonicalize_name(requirement.name).replace("-", "_")
     if pinned:
+        supported = set(sys_tags())
         for existing in sorted(downloads.glob("*.whl")):
-            wheel_name, wheel_version, _, _ = parse_wheel_filename(existing.name)
-            if canonicalize_name(wheel_name).replace("-", "_") == name and str(wheel_version) == pinned[0]:
+            wheel_name, wheel_version, _, tags = parse_wheel_filename(existing.name)
+            if (canonicalize_name(wheel_name).replace("-", "_") == name and str(wheel_version) == pinned[0]
+                    and any(tag in supported for tag in tags)):
                 return existing
     staging = Path(tempfile.mkdtemp(prefix="download-", dir=downloads))
     try:
