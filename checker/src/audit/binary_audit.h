@@ -66,6 +66,7 @@ struct ReleaseLoad {
   TorchVersion release;                    // the stored release, full version
   std::string runtime;                     // its device runtime: "CUDA 13.0"
   bool claimed = false;                    // at or above the oldest torch the object declares or needs
+  bool imports_unstable = false;           // libtorch C++ symbols: only the torch it was built with fits
   std::vector<std::string> torch_misfits;  // why its torch symbols do not fit
   std::vector<DeviceMisfit> device_misfits;
 

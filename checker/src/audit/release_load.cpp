@@ -111,6 +111,7 @@ ReleaseLoad assess_release_load(const ObjectAudit& object, const StoredRelease& 
   // Per minor release: `torch==2.9.1` claims 2.9.1, and the stable ABI does not change within a minor.
   load.claimed = !oldest || minor >= oldest->minor_release();
   if (!object.unstable.empty()) {
+    load.imports_unstable = true;
     load.torch_misfits.push_back("imports unstable libtorch C++ symbols: only the torch it was built with can load it");
   }
   for (const auto& shim : object.shims) {

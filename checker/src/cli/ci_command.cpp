@@ -6,6 +6,7 @@
 
 #include "cli/command.h"
 #include "job/main_job.h"
+#include "report/canary_render.h"
 #include "report/main_job_report.h"
 #include "report/report_document.h"
 
@@ -19,6 +20,7 @@ struct CiOptions {
   fs::path baselines;
   fs::path out = "reports";
   std::string lint_torch;
+  CanaryRunFlags canary;
   ReportOutputs outputs;
 };
 
@@ -28,6 +30,8 @@ ExitCode run_ci_command(const CommonOptions& common, const CiOptions& options) {
                          .matrix = matrix_options_from(options.run),
                          .baselines = baselines_or_default(options.baselines),
                          .lint_torch = options.lint_torch};
+  request.canary = canary_spec_from(options.canary);
+  request.canary_options = canary_options_from(options.run);
   MainJobResult result = run_main_job(open_store(common), request);
   nlohmann::json document = main_job_document(result);
 
@@ -40,8 +44,10 @@ ExitCode run_ci_command(const CommonOptions& common, const CiOptions& options) {
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   std::string first =
       result.diffs.empty() ? result.lint_release.version.to_string() : result.diffs.front().old_release.to_string();
-  std::string text = fmt::format("== torch-abi-check main job: {} ... {}, {:.0f} s ==\n", first,
-                                 result.lint_release.version.to_string(), seconds);
+  // The canary's grid, then the summary: the summary stays the last screen.
+  std::string text = document.contains("canary") ? render_canary_grid(document["canary"]) + "\n" : std::string();
+  text += fmt::format("== torch-abi-check main job: {} ... {}, {:.0f} s ==\n", first,
+                      result.lint_release.version.to_string(), seconds);
   for (const auto& line : document["verdict"]["lines"]) text += line.get<std::string>() + "\n";
   bool clean = judgement_of(document).exit_code() == ExitCode::Clean;
   text += clean ? "verdict: no finding\n" : "verdict: findings (see the report)\n";
@@ -55,13 +61,14 @@ void add_ci_command(CLI::App& app, const CommonOptions& common, CommandAction& a
   auto options = std::make_shared<CiOptions>();
   auto* ci = app.add_subcommand(
       "ci",
-      "the main job: the matrix, the diff of every consecutive pair of baselines and the newest release's header "
-      "lint, in one report");
+      "the main job: the matrix, the diff of every consecutive pair of baselines, the newest release's header "
+      "lint and the canary of published wheels, in one report");
   add_matrix_run_options(ci, options->run);
   add_baselines_option(ci, options->baselines);
   ci->add_option("--out", options->out, "where report.html and report.json go (default: reports/)");
   ci->add_option("--lint-torch", options->lint_torch,
                  "the store release whose headers are linted (default: the newest)");
+  add_canary_run_options(ci, options->canary);
   add_output_options(ci, options->outputs);
   ci->callback(
       [&action, &common, options] { action = [&common, options] { return run_ci_command(common, *options); }; });

@@ -5,6 +5,8 @@
 #include <functional>
 #include <nlohmann/json_fwd.hpp>
 
+#include "canary/canary_run.h"
+#include "canary/canary_spec.h"
 #include "core/tool_error.h"
 #include "matrix/matrix_runner.h"
 #include "report/report_formats.h"
@@ -38,6 +40,24 @@ std::filesystem::path spec_or_default(const MatrixRunFlags& flags);
 // The matrix's options from the flags: the default cache, one job per core, progress on a terminal.
 MatrixOptions matrix_options_from(const MatrixRunFlags& flags);
 
+// "[3/7] line" on standard error when it is a terminal (erased when done); nothing otherwise.
+using ProgressLine = std::function<void(int done, int total, const std::string& line)>;
+ProgressLine terminal_progress();
+// -j N, or one per core when N is 0.
+unsigned jobs_or_cores(unsigned jobs);
+
+// --canary-spec FILE and --no-canary: the published wheels that ci and release-gate load.
+struct CanaryRunFlags {
+  std::filesystem::path spec;  // empty: matrix/canary.toml of the project
+  bool skip = false;
+};
+void add_canary_run_options(CLI::App* command, CanaryRunFlags& flags);
+// The spec to run, or none with --no-canary.
+std::optional<CanarySpec> canary_spec_from(const CanaryRunFlags& flags);
+// The canary's cache (with --cache-dir, its canary/ folder: a job keeps all it caches there), jobs
+// and progress, from the matrix's flags.
+CanaryOptions canary_options_from(const MatrixRunFlags& flags);
+
 // The store that --store names, else the default one.
 ReleaseStore open_store(const CommonOptions& common);
 
@@ -62,5 +82,6 @@ void add_report_command(CLI::App& app, const CommonOptions& common, CommandActio
 void add_release_gate_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
 void add_check_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
 void add_ci_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
+void add_canary_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
 
 }  // namespace abicheck

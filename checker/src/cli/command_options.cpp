@@ -42,20 +42,43 @@ std::filesystem::path spec_or_default(const MatrixRunFlags& flags) {
   return flags.spec.empty() ? project_root() / "matrix" / "default.toml" : flags.spec;
 }
 
+ProgressLine terminal_progress() {
+  // Progress only where a person watches; CI logs get the grid at the end.
+  if (!isatty(STDERR_FILENO)) return {};
+  return [](int done, int total, const std::string& line) {
+    fmt::print(stderr, "\r\033[K[{}/{}] {}", done, total, line);
+    if (done == total) fmt::print(stderr, "\r\033[K");
+    std::fflush(stderr);
+  };
+}
+
+unsigned jobs_or_cores(unsigned jobs) { return jobs != 0 ? jobs : std::max(1u, std::thread::hardware_concurrency()); }
+
 MatrixOptions matrix_options_from(const MatrixRunFlags& flags) {
   MatrixOptions options;
   options.cache_dir = flags.cache_dir.empty() ? default_matrix_cache_dir() : flags.cache_dir;
   options.fresh = flags.fresh;
-  options.jobs = flags.jobs != 0 ? flags.jobs : std::max(1u, std::thread::hardware_concurrency());
-  // Progress only where a person watches; CI logs get the grid at the end.
-  if (isatty(STDERR_FILENO)) {
-    options.progress = [](int done, int total, const std::string& line) {
-      fmt::print(stderr, "\r\033[K[{}/{}] {}", done, total, line);
-      if (done == total) fmt::print(stderr, "\r\033[K");
-      std::fflush(stderr);
-    };
-  }
+  options.jobs = jobs_or_cores(flags.jobs);
+  options.progress = terminal_progress();
   return options;
+}
+
+void add_canary_run_options(CLI::App* command, CanaryRunFlags& flags) {
+  command
+      ->add_option("--canary-spec", flags.spec, "published wheels to load (canary spec; default: matrix/canary.toml)")
+      ->check(CLI::ExistingFile);
+  command->add_flag("--no-canary", flags.skip, "leave the canary of published wheels out");
+}
+
+std::optional<CanarySpec> canary_spec_from(const CanaryRunFlags& flags) {
+  if (flags.skip) return std::nullopt;
+  return load_canary_spec(flags.spec.empty() ? default_canary_spec() : flags.spec);
+}
+
+CanaryOptions canary_options_from(const MatrixRunFlags& flags) {
+  return {.cache_dir = flags.cache_dir.empty() ? default_canary_cache_dir() : flags.cache_dir / "canary",
+          .jobs = jobs_or_cores(flags.jobs),
+          .progress = terminal_progress()};
 }
 
 ReleaseStore open_store(const CommonOptions& common) {

@@ -5,6 +5,7 @@
 
 #include "cli/command.h"
 #include "gate/release_gate.h"
+#include "report/canary_render.h"
 #include "report/gate_report.h"
 #include "report/matrix_render.h"
 
@@ -17,6 +18,7 @@ struct ReleaseGateOptions {
   std::string candidate;
   std::optional<std::string> last;
   MatrixRunFlags run;
+  CanaryRunFlags canary;
   fs::path baselines;
   ReportOutputs outputs;
 };
@@ -28,12 +30,15 @@ ExitCode run_release_gate_command(const CommonOptions& common, const ReleaseGate
   request.spec = load_matrix_spec(spec_or_default(options.run));
   request.baselines = baselines_or_default(options.baselines);
   request.matrix = matrix_options_from(options.run);
+  request.canary = canary_spec_from(options.canary);
+  request.canary_options = canary_options_from(options.run);
   ReleaseGateResult result = run_release_gate(open_store(common), request);
 
   nlohmann::json document = release_gate_document(result);
   std::string text;
   for (const auto& note : result.lint.notes) text += "lint: note: " + note + "\n";
   text += render_matrix_grid(document["matrix"]);
+  if (document.contains("canary")) text += render_canary_grid(document["canary"]);
   for (const auto& line : document["verdict"]["lines"]) text += line.get<std::string>() + "\n";
   return finish_command(document, options.outputs, text);
 }
@@ -53,6 +58,7 @@ void add_release_gate_command(CLI::App& app, const CommonOptions& common, Comman
                    "the release it must stay compatible with (default: the newest committed baseline before it)");
   add_matrix_run_options(gate, options->run);
   add_baselines_option(gate, options->baselines);
+  add_canary_run_options(gate, options->canary);
   add_output_options(gate, options->outputs);
   gate->callback([&action, &common, options] {
     action = [&common, options] { return run_release_gate_command(common, *options); };

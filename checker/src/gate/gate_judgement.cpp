@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "audit/audit_judgement.h"
+#include "canary/canary_judgement.h"
 #include "diff/diff_judgement.h"
 #include "matrix/matrix_judgement.h"
 
@@ -26,6 +27,7 @@ Judgement judge_release_gate(const ReleaseGateResult& result) {
     for (auto& finding : release_load_findings(object, object.path)) device.findings.push_back(std::move(finding));
   }
   add_stage("audit", device);
+  if (result.canary) add_stage("canary", judge_canary(*result.canary));
   judgement.lines.push_back(fmt::format(
       "release gate: torch {} against {}: {}", result.candidate.release.version.to_full_string(),
       result.last.to_string(), failing.empty() ? "passes" : fmt::format("fails ({})", fmt::join(failing, ", "))));

@@ -64,7 +64,13 @@ ReleaseGateResult run_release_gate(const ReleaseStore& store, const ReleaseGateR
 
   AuditOptions audit;
   audit.releases = {candidate};
-  result.audit = audit_paths(result.matrix.libraries, ShimCatalog::load_directory(request.baselines), audit);
+  ShimCatalog catalog = ShimCatalog::load_directory(request.baselines);
+  result.audit = audit_paths(result.matrix.libraries, catalog, audit);
+  if (request.canary) {
+    CanaryOptions canary = request.canary_options;
+    canary.releases = {candidate};
+    result.canary = run_canary(*request.canary, catalog, canary);
+  }
   return result;
 }
 

@@ -4,6 +4,8 @@
 #include <string>
 
 #include "audit/binary_audit.h"
+#include "canary/canary_run.h"
+#include "canary/canary_spec.h"
 #include "diff/abi_change.h"
 #include "gate/candidate_release.h"
 #include "lint/lint_runs.h"
@@ -21,6 +23,9 @@ struct ReleaseGateRequest {
   MatrixSpec spec;                   // suites and backends of the reference-kernel matrix
   std::filesystem::path baselines;   // committed shim_decls/
   MatrixOptions matrix;              // cache, jobs, progress; the gate sets scope and runtime
+  // Published wheels (built for earlier releases) loaded into the candidate; none: not run.
+  std::optional<CanarySpec> canary;
+  CanaryOptions canary_options;  // cache, jobs, progress; the gate sets the runtime
 };
 
 // The three stages' results, each as its own command would report it.
@@ -33,10 +38,12 @@ struct ReleaseGateResult {
   // The matrix's libraries audited against the candidate: whether its device runtime lets them load
   // (a CUDA 12 build cannot load into a CUDA 13 candidate, whatever its torch symbols say).
   AuditReport audit;
+  std::optional<CanaryResult> canary;  // the published wheels under the candidate
 };
 
 // Resolves the candidate (installing a missing store version) and the last release, then runs
-// the diff, the header lint, the matrix and the audit of the matrix's libraries against the candidate. Bad input (no
+// the diff, the header lint, the matrix, the audit of the matrix's libraries against the candidate
+// and the canary (published wheels loaded into the candidate). Bad input (no
 // such candidate, no baseline for the last release, a last release not older than the candidate) is a ToolError before
 // any stage runs.
 ReleaseGateResult run_release_gate(const ReleaseStore& store, const ReleaseGateRequest& request);

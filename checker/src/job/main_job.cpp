@@ -1,7 +1,9 @@
 #include "job/main_job.h"
 
+#include "audit/shim_catalog.h"
 #include "baseline/release_baseline.h"
 #include "baseline/release_history.h"
+#include "canary/canary_judgement.h"
 #include "diff/baseline_diff.h"
 #include "diff/baseline_source.h"
 #include "diff/diff_judgement.h"
@@ -23,6 +25,11 @@ MainJobResult run_main_job(const ReleaseStore& store, const MainJobRequest& requ
   }
   result.lint =
       lint_headers(store, {.torch = result.lint_release.version.to_full_string(), .baselines = request.baselines});
+  if (request.canary) {
+    CanaryOptions options = request.canary_options;
+    options.releases = store.releases();
+    result.canary = run_canary(*request.canary, ShimCatalog::load_directory(request.baselines), options);
+  }
   return result;
 }
 
@@ -30,6 +37,7 @@ Judgement judge_main_job(const MainJobResult& result) {
   Judgement judgement = judge_matrix(result.matrix);
   for (const auto& diff : result.diffs) judgement.add(judge_diff(diff));
   judgement.add(judge_lint(result.lint.report, result.lint_release.include_dir));
+  if (result.canary) judgement.add(judge_canary(*result.canary));
   return judgement;
 }
 

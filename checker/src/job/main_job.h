@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "canary/canary_run.h"
+#include "canary/canary_spec.h"
 #include "core/finding.h"
 #include "diff/abi_change.h"
 #include "lint/lint_runs.h"
@@ -20,6 +22,9 @@ struct MainJobRequest {
   MatrixOptions matrix;
   std::filesystem::path baselines;  // committed shim_decls/
   std::string lint_torch;           // the release whose headers are linted; empty: the newest stored
+  // The published wheels loaded under every stored release; none: the canary is not run.
+  std::optional<CanarySpec> canary;
+  CanaryOptions canary_options;  // its releases are the store's, filled in by the job
 };
 
 struct MainJobResult {
@@ -27,15 +32,16 @@ struct MainJobResult {
   std::vector<AbiDiff> diffs;  // every pair of consecutive committed baselines, oldest first
   StoredRelease lint_release;
   LintRun lint;  // lint_release's headers against the baselines before it
+  std::optional<CanaryResult> canary;
 };
 
-// Runs the matrix, diffs every consecutive pair of committed baselines, and lints the headers of
-// the newest stored release (or lint_torch). Throws ToolError when the store or the baselines are
-// missing.
+// Runs the matrix, diffs every consecutive pair of committed baselines, lints the headers of the
+// newest stored release (or lint_torch), and runs the canary under every stored release. Throws
+// ToolError when the store or the baselines are missing.
 MainJobResult run_main_job(const ReleaseStore& store, const MainJobRequest& request);
 
-// The job's verdict: the matrix's, every diff's and the lint's findings (lint paths relative to the
-// linted release's include dir), with one summary line per stage.
+// The job's verdict: the matrix's, every diff's, the lint's (paths relative to the linted release's
+// include dir) and the canary's findings, with the summary lines of each stage.
 Judgement judge_main_job(const MainJobResult& result);
 
 }  // namespace abicheck

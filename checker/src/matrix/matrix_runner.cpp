@@ -13,6 +13,7 @@
 #include "baseline/release_history.h"
 #include "core/atomic_file.h"
 #include "core/content_hash.h"
+#include "core/parallel_for_each.h"
 #include "core/process.h"
 #include "core/project_paths.h"
 #include "core/tool_error.h"
@@ -237,30 +238,6 @@ std::string tail_of(const std::string& text, std::size_t lines) {
   ProcessResult holder;
   holder.output = text;
   return holder.tail(lines);
-}
-
-// Runs `work(i)` for i in [0, count) on up to `jobs` threads; the first exception is rethrown.
-void parallel_for_each(std::size_t count, unsigned jobs, const std::function<void(std::size_t)>& work) {
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-  auto worker = [&] {
-    for (std::size_t i = next++; i < count; i = next++) {
-      try {
-        work(i);
-      } catch (...) {
-        std::lock_guard lock(failure_mutex);
-        if (!failure) failure = std::current_exception();
-        next = count;
-      }
-    }
-  };
-  std::vector<std::thread> threads;
-  for (unsigned t = 1; t < std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(count))); ++t)
-    threads.emplace_back(worker);
-  worker();
-  for (auto& thread : threads) thread.join();
-  if (failure) std::rethrow_exception(failure);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "gate/gate_judgement.h"
 #include "report/audit_render.h"
+#include "report/canary_render.h"
 #include "report/diff_render.h"
 #include "report/lint_render.h"
 #include "report/matrix_render.h"
@@ -26,6 +27,7 @@ nlohmann::json release_gate_document(const ReleaseGateResult& result) {
   document["lint"] = lint_section(result.lint.report, candidate.include_dir);
   document["matrix"] = matrix_section(result.matrix);
   document["audit"] = audit_section(result.audit);
+  if (result.canary) document["canary"] = canary_section(*result.canary);
   return document;
 }
 

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/canary_render.h"
 #include "report/diff_render.h"
 #include "report/lint_render.h"
 #include "report/matrix_render.h"
@@ -15,6 +16,7 @@ nlohmann::json main_job_document(const MainJobResult& result) {
   document["diffs"] = nlohmann::json::array();
   for (const auto& diff : result.diffs) document["diffs"].push_back(diff_section(diff));
   document["lint"] = lint_section(result.lint.report, result.lint_release.include_dir);
+  if (result.canary) document["canary"] = canary_section(*result.canary);
   return document;
 }
 

@@ -15,7 +15,8 @@ namespace abicheck {
 //   {"schema_version": 1, "command": "audit", "title": "...",
 //    "verdict": {"exit_code": 1, "lines": ["audit: 2 binaries, 1 not stable"],
 //                "findings": [{"stage", "kind", "severity", "where", "message"[, "file", "line", "column"]}]},
-//    "audit": {...}, "lint": {...}, "matrix": {...}, "diffs": [{...}], "check": {...}, "gate": {...}}
+//    "audit": {...}, "lint": {...}, "matrix": {...}, "canary": {...}, "diffs": [{...}], "check": {...},
+//    "gate": {...}}
 // The verdict is the stage's own judgement, written once; renderers and `report` never judge again.
 inline constexpr int kReportSchemaVersion = 3;
 
@@ -37,6 +38,6 @@ nlohmann::json merge_report_documents(const std::vector<nlohmann::json>& documen
                                       const std::vector<std::string>& sources, std::string_view title);
 
 // The sections a document may hold, in the order the report shows them.
-inline constexpr std::string_view kReportSections[] = {"check", "gate", "matrix", "diffs", "lint", "audit"};
+inline constexpr std::string_view kReportSections[] = {"check", "gate", "matrix", "canary", "diffs", "lint", "audit"};
 
 }  // namespace abicheck

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/atomic_file.h"
+#include "report/canary_render.h"
 #include "report/html_report.h"
 #include "report/junit.h"
 #include "report/matrix_render.h"
@@ -20,10 +21,11 @@ std::string text(const json& object, const char* key) { return object.value(key,
 
 bool is_error(const json& finding) { return text(finding, "severity") != "warning"; }
 
-// Findings of the matrix (and of check's smoke runs, which are matrix cells) are told by the cells.
+// Findings of the matrix (and of check's smoke runs, which are matrix cells) and of the canary are
+// told by the cells.
 bool told_by_cells(const json& finding) {
   std::string stage = text(finding, "stage");
-  return stage == "matrix" || stage == "smoke";
+  return stage == "matrix" || stage == "smoke" || stage == "canary";
 }
 
 std::string markdown_cell(const std::string& value) {
@@ -49,6 +51,10 @@ std::string render_report_junit(const json& document) {
   std::string command = text(document, "command");
   std::vector<JUnitCase> cases;
   if (document.contains("matrix")) cases = matrix_junit_cases(document["matrix"]);
+  if (document.contains("canary")) {
+    auto canary = canary_junit_cases(document["canary"]);
+    cases.insert(cases.end(), canary.begin(), canary.end());
+  }
   std::set<std::string> stages_with_findings;
   for (const auto& finding : document.at("verdict").at("findings")) {
     if (!is_error(finding)) continue;
@@ -83,6 +89,7 @@ std::string render_report_markdown(const json& document) {
     }
   }
   if (document.contains("matrix")) markdown += "\n## Matrix\n\n" + render_matrix_markdown(document["matrix"]);
+  if (document.contains("canary")) markdown += "\n## Canary\n\n" + render_canary_markdown(document["canary"]);
   return markdown;
 }
 

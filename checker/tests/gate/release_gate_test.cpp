@@ -47,10 +47,12 @@ class ReleaseGate : public ::testing::Test {
 };
 
 TEST_F(ReleaseGate, TorchDirCandidateAgainstTheLastReleaseFindsWhatTheBaselinesSay) {
-  ProcessResult gate = testing::run_cli({"release-gate", "--candidate", candidate_dir_.string(), "--last", "2.14",
-                                         "--spec", (gate_fixtures / "small-matrix.toml").string(), "--cache-dir",
-                                         gate_cache.string(), "--json", (output_ / "gate.json").string(), "--html",
-                                         (output_ / "gate.html").string(), "--junit", (output_ / "gate.xml").string()});
+  ProcessResult gate =
+      testing::run_cli({"release-gate", "--candidate", candidate_dir_.string(), "--last", "2.14", "--spec",
+                        (gate_fixtures / "small-matrix.toml").string(), "--canary-spec",
+                        (fs::path(TORCH_ABI_CHECK_FIXTURES) / "canary/tiny/canary.toml").string(), "--cache-dir",
+                        gate_cache.string(), "--json", (output_ / "gate.json").string(), "--html",
+                        (output_ / "gate.html").string(), "--junit", (output_ / "gate.xml").string()});
   ASSERT_EQ(gate.exit_code, 1) << gate.describe() << "\n" << gate.output;
   EXPECT_NE(gate.output.find("release gate: torch 2.15.0 against 2.14: fails (diff, lint)"), std::string::npos)
       << gate.output;
@@ -58,6 +60,9 @@ TEST_F(ReleaseGate, TorchDirCandidateAgainstTheLastReleaseFindsWhatTheBaselinesS
   nlohmann::json document = read_json(output_ / "gate.json");
   EXPECT_EQ(document["gate"]["candidate"], "2.15.0");
   EXPECT_EQ(document["gate"]["last"], "2.14");
+  ASSERT_TRUE(document.contains("canary"));
+  EXPECT_EQ(document["canary"]["releases"], nlohmann::json::array({"2.15.0"})) << "the candidate alone";
+  EXPECT_EQ(document["canary"]["packages"][0]["cells"][0]["observed"], "loaded");
   EXPECT_EQ(document["gate"]["from_store"], false);
 
   // The diff of the candidate's own headers and libraries equals the diff of the committed baselines.

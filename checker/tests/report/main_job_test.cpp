@@ -26,6 +26,7 @@ namespace fs = std::filesystem;
 // Shared by the tests here and kept in the build tree: a re-run builds nothing.
 const fs::path job_cache = fs::path(TORCH_ABI_CHECK_CLI).parent_path() / "main-job-cache";
 const fs::path tiny_matrix = fs::path(TORCH_ABI_CHECK_FIXTURES) / "report" / "tiny-matrix.toml";
+const fs::path tiny_canary = fs::path(TORCH_ABI_CHECK_FIXTURES) / "canary" / "tiny" / "canary.toml";
 
 std::string read_text(const fs::path& file) {
   std::ifstream stream(file);
@@ -53,8 +54,8 @@ class MainJob : public ::testing::Test {
 
 TEST_F(MainJob, WritesOneReportOfEveryStageAndEndsWithASummary) {
   fs::path out = output_ / "reports";
-  ProcessResult job =
-      run_main_job({"--spec", tiny_matrix.string(), "--out", out.string(), "--cache-dir", job_cache.string()});
+  ProcessResult job = run_main_job({"--spec", tiny_matrix.string(), "--canary-spec", tiny_canary.string(), "--out",
+                                    out.string(), "--cache-dir", job_cache.string()});
   ASSERT_EQ(job.exit_code, 1) << job.describe() << "\n" << job.output;
 
   auto document = nlohmann::json::parse(read_text(out / "report.json"));
@@ -69,6 +70,12 @@ TEST_F(MainJob, WritesOneReportOfEveryStageAndEndsWithASummary) {
     EXPECT_EQ(document["diffs"][i]["new"], baselines[i + 1].filename().string());
   }
   EXPECT_FALSE(document["lint"]["diagnostics"].empty());
+  // The canary: one package that loads under every stored release, its grid printed before the summary.
+  ASSERT_EQ(document["canary"]["packages"].size(), 1u);
+  const auto& canary_cells = document["canary"]["packages"][0]["cells"];
+  EXPECT_EQ(canary_cells.size(), ReleaseStore(ReleaseStore::default_root()).releases().size());
+  for (const auto& cell : canary_cells) EXPECT_EQ(cell["observed"], "loaded") << cell.dump();
+  EXPECT_NE(job.output.find("canary: what each package did under each release"), std::string::npos) << job.output;
 
   // The summary is the last screen: it names the report and fits in 24 lines.
   auto summary_start = job.output.rfind("== torch-abi-check main job");
@@ -84,6 +91,7 @@ TEST_F(MainJob, WritesOneReportOfEveryStageAndEndsWithASummary) {
   std::string html = read_text(out / "report.html");
   EXPECT_NE(html.find(R"(<section id="matrix">)"), std::string::npos);
   EXPECT_NE(html.find(R"(<section id="lint">)"), std::string::npos);
+  EXPECT_NE(html.find(R"(<section id="canary">)"), std::string::npos);
 
   // In a real browser: the grid and one diff table per release pair.
   fs::path chromium = testing::find_chromium();

@@ -1,0 +1,73 @@
+#include "canary/canary_judgement.h"
+
+#include <fmt/format.h>
+
+#include <map>
+
+namespace abicheck {
+namespace {
+
+bool is_load(CanaryOutcome outcome) {
+  return outcome == CanaryOutcome::Loaded || outcome == CanaryOutcome::LoadedNotExecuted;
+}
+
+std::string predicted_text(const Prediction& prediction) {
+  return is_load(prediction.outcome) ? std::string("loads") : std::string(to_string(prediction.outcome));
+}
+
+}  // namespace
+
+std::string canary_cell_label(const CanaryRow& row, const CanaryCell& cell) {
+  return fmt::format("{} on torch {}", row.package.spec.name, cell.observed.release.to_string());
+}
+
+Judgement judge_canary(const CanaryResult& result) {
+  Judgement judgement;
+  int cells = 0;
+  int agreeing = 0;
+  std::map<CanaryOutcome, int> observed;
+  for (const auto& row : result.rows) {
+    for (const auto& cell : row.cells) {
+      ++cells;
+      ++observed[cell.observed.outcome];
+      if (cell.agrees()) {
+        ++agreeing;
+        continue;
+      }
+      const bool unforeseen = is_load(cell.predicted.outcome);
+      judgement.findings.push_back(
+          {.stage = "canary",
+           .kind = unforeseen ? std::string(to_string(cell.observed.outcome))
+                   : is_load(cell.observed.outcome)
+                       ? std::string("loads-despite-prediction")
+                       : fmt::format("{}-not-{}", to_string(cell.observed.outcome), to_string(cell.predicted.outcome)),
+           .severity = unforeseen ? FindingSeverity::Error : FindingSeverity::Warning,
+           .where = canary_cell_label(row, cell),
+           .message = fmt::format("predicted {} ({}); observed {}: {}", predicted_text(cell.predicted),
+                                  cell.predicted.reason, to_string(cell.observed.outcome), cell.observed.detail)});
+    }
+  }
+  for (const auto& problem : result.problems) {
+    judgement.findings.push_back({.stage = "canary",
+                                  .kind = "could-not-install",
+                                  .severity = FindingSeverity::Warning,
+                                  .where = problem.package,
+                                  .message = problem.problem});
+  }
+  std::string counts;
+  for (const auto& [outcome, count] : observed)
+    counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", count, to_string(outcome));
+  judgement.lines.push_back(fmt::format("canary: {} packages x {} releases: {} of {} cells as predicted ({:.0f}%)",
+                                        result.rows.size(), result.releases.size(), agreeing, cells,
+                                        cells == 0 ? 100.0 : 100.0 * agreeing / cells));
+  if (!counts.empty()) judgement.lines.push_back(fmt::format("canary: observed {}", counts));
+  if (!result.problems.empty()) {
+    judgement.lines.push_back(fmt::format("canary: {} package(s) could not be got ready", result.problems.size()));
+  }
+  if (!result.gpu) {
+    judgement.lines.push_back("canary: no GPU here: device code was loaded, not run (loaded-not-executed)");
+  }
+  return judgement;
+}
+
+}  // namespace abicheck

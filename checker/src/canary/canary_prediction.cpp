@@ -1,0 +1,103 @@
+#include "canary/canary_prediction.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace abicheck {
+namespace {
+
+// The object's path inside the package: "xformers/_C.so" of ".../unpacked/<hash>/xformers/_C.so"
+// or of "<wheel>!xformers/_C.so".
+std::string object_name(const ObjectAudit& object) {
+  auto bang = object.path.rfind('!');
+  if (bang != std::string::npos) return object.path.substr(bang + 1);
+  return object.path;
+}
+
+struct Misfit {
+  CanaryOutcome outcome;
+  std::string reason;
+};
+
+// The worst reason one object gives under one release, in the order a load meets them: the loader
+// resolves symbols (undefined), after finding libraries (missing); a refusal comes after both.
+std::optional<Misfit> object_misfit(const ObjectAudit& object, const ReleaseLoad& load,
+                                    const std::optional<TorchVersion>& pinned) {
+  std::vector<std::string> torch_reasons;
+  for (std::size_t i = load.imports_unstable ? 1 : 0; i < load.torch_misfits.size(); ++i) {
+    torch_reasons.push_back(load.torch_misfits[i]);
+  }
+  if (load.imports_unstable && !(pinned && pinned->minor_release() == load.release.minor_release())) {
+    torch_reasons.insert(
+        torch_reasons.begin(),
+        pinned ? fmt::format("imports libtorch's C++ ABI and was built for torch {}", pinned->to_full_string())
+               : std::string("imports libtorch's C++ ABI and pins no torch release"));
+  }
+  if (!torch_reasons.empty()) {
+    return Misfit{CanaryOutcome::UndefinedSymbol, fmt::format("{}: {}", object_name(object), torch_reasons.front())};
+  }
+  for (const auto& misfit : load.device_misfits) {
+    if (misfit.blocks_load) {
+      return Misfit{CanaryOutcome::MissingLibrary, fmt::format("{}: {}; torch {} has {}", object_name(object),
+                                                               misfit.need, load.release.to_string(), misfit.has)};
+    }
+  }
+  for (const auto& misfit : load.device_misfits) {
+    return Misfit{CanaryOutcome::Refused, fmt::format("{}: {}; torch {} has {}", object_name(object), misfit.need,
+                                                      load.release.to_string(), misfit.has)};
+  }
+  return std::nullopt;
+}
+
+int severity(CanaryOutcome outcome) {
+  switch (outcome) {
+    case CanaryOutcome::UndefinedSymbol: return 3;
+    case CanaryOutcome::MissingLibrary: return 2;
+    case CanaryOutcome::Refused: return 1;
+    default: return 0;
+  }
+}
+
+}  // namespace
+
+PackageAudit predict_package(const CanaryPackage& package, const AuditReport& audit,
+                             const std::vector<StoredRelease>& releases) {
+  PackageAudit result;
+  result.objects = audit.binaries.size();
+  for (const auto& object : audit.binaries) {
+    result.device_code = result.device_code || object.device.uses_device();
+    if (object.min_torch && (!result.min_torch || *object.min_torch > *result.min_torch)) {
+      result.min_torch = object.min_torch;
+    }
+    if (object.verdict == AuditVerdict::Unstable ||
+        (object.verdict == AuditVerdict::NeedsNewerTorch && result.verdict == AuditVerdict::Stable)) {
+      result.verdict = object.verdict;
+    }
+  }
+  for (const auto& release : releases) {
+    Prediction prediction{.release = release.version};
+    int worst = 0;
+    for (const auto& object : audit.binaries) {
+      auto load = std::ranges::find(object.loads, release.version, &ReleaseLoad::release);
+      ReleaseLoad assessed = load != object.loads.end() ? *load : assess_release_load(object, release);
+      auto misfit = object_misfit(object, assessed, package.pinned_torch);
+      if (misfit && severity(misfit->outcome) > worst) {
+        worst = severity(misfit->outcome);
+        prediction.outcome = misfit->outcome;
+        prediction.reason = misfit->reason;
+      }
+    }
+    if (worst == 0) {
+      prediction.reason = audit.binaries.empty()
+                              ? "no native library"
+                              : fmt::format("{} native librar{} fit{} torch {}", audit.binaries.size(),
+                                            audit.binaries.size() == 1 ? "y" : "ies",
+                                            audit.binaries.size() == 1 ? "s" : "", release.version.to_string());
+    }
+    result.predictions.push_back(std::move(prediction));
+  }
+  return result;
+}
+
+}  // namespace abicheck

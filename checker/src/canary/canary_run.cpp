@@ -1,0 +1,219 @@
+#include "canary/canary_run.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+
+#include "core/atomic_file.h"
+#include "core/content_hash.h"
+#include "core/file_text.h"
+#include "core/parallel_for_each.h"
+#include "core/process.h"
+#include "core/project_paths.h"
+#include "core/tool_error.h"
+
+namespace abicheck {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::string release_identity(const StoredRelease& release) {
+  return fmt::format("{}|{}|{}", release.version.to_full_string(), release.root.string(), release.device.describe());
+}
+
+fs::path prediction_file(const CanaryOptions& options, const CanaryPackage& package) {
+  ContentHash key;
+  key.add(TORCH_ABI_CHECK_VERSION)
+      .add(package.sha256)
+      .add(package.requires_torch.empty() ? "" : package.requires_torch[0]);
+  for (const auto& release : options.releases) key.add(release_identity(release));
+  return options.cache_dir / "predictions" / (key.hex() + ".json");
+}
+
+fs::path result_file(const CanaryOptions& options, const CanaryPackage& package, const StoredRelease& release,
+                     const std::string& runner_hash) {
+  ContentHash key;
+  key.add(TORCH_ABI_CHECK_VERSION)
+      .add(runner_hash)
+      .add(package.sha256)
+      .add(release_identity(release))
+      .add(package.spec.smoke)
+      .add(package.spec.smoke_needs_gpu ? "gpu" : "any");
+  for (const auto& module : package.modules) key.add(module);
+  return options.cache_dir / "results" / (key.hex() + ".json");
+}
+
+json prediction_to_cache(const PackageAudit& audit) {
+  json predictions = json::array();
+  for (const auto& prediction : audit.predictions) {
+    predictions.push_back({{"release", prediction.release.to_full_string()},
+                           {"outcome", to_string(prediction.outcome)},
+                           {"reason", prediction.reason}});
+  }
+  return {{"verdict", to_string(audit.verdict)},
+          {"min_torch", audit.min_torch ? json(audit.min_torch->to_full_string()) : json()},
+          {"device_code", audit.device_code},
+          {"objects", audit.objects},
+          {"predictions", predictions}};
+}
+
+std::optional<PackageAudit> prediction_from_cache(const fs::path& file) {
+  if (!fs::exists(file)) return std::nullopt;
+  try {
+    json cached = json::parse(read_file_text(file));
+    PackageAudit audit;
+    for (AuditVerdict verdict : {AuditVerdict::Stable, AuditVerdict::Unstable, AuditVerdict::NeedsNewerTorch}) {
+      if (cached["verdict"] == to_string(verdict)) audit.verdict = verdict;
+    }
+    if (!cached["min_torch"].is_null()) audit.min_torch = TorchVersion::parse(cached["min_torch"].get<std::string>());
+    audit.device_code = cached["device_code"].get<bool>();
+    audit.objects = cached["objects"].get<std::size_t>();
+    for (const auto& entry : cached["predictions"]) {
+      audit.predictions.push_back({.release = TorchVersion::parse(entry["release"].get<std::string>()),
+                                   .outcome = *canary_outcome_from_string(entry["outcome"].get<std::string>()),
+                                   .reason = entry["reason"].get<std::string>()});
+    }
+    return audit;
+  } catch (const std::exception&) {
+    return std::nullopt;  // an unreadable entry is predicted again
+  }
+}
+
+PackageAudit predict(const CanaryPackage& package, const ShimCatalog& catalog, const CanaryOptions& options) {
+  const fs::path cache_file = prediction_file(options, package);
+  if (!options.fresh) {
+    if (auto cached = prediction_from_cache(cache_file)) return *cached;
+  }
+  // The wheel itself: the audit reads its Requires-Dist and its recorded toolkit; a directory in place.
+  fs::path input = package.wheel.empty() ? package.unpacked : package.wheel;
+  AuditReport report = audit_paths({input}, catalog, AuditOptions{.releases = options.releases});
+  PackageAudit audit = predict_package(package, report, options.releases);
+  fs::create_directories(cache_file.parent_path());
+  write_file_atomically(cache_file, prediction_to_cache(audit).dump(1) + "\n");
+  return audit;
+}
+
+struct PendingCell {
+  std::size_t row;
+  std::size_t release;
+  fs::path result;
+};
+
+// Runs one release's uncached cells in one process of its Python (canary_cells.py forks per cell).
+void run_release(const StoredRelease& release, const std::vector<PendingCell>& cells,
+                 const std::vector<CanaryRow>& rows, const fs::path& dependencies, const CanarySpec& spec,
+                 const fs::path& run_dir) {
+  json list = json::array();
+  for (const auto& cell : cells) {
+    const CanaryPackage& package = rows[cell.row].package;
+    fs::create_directories(cell.result.parent_path());
+    fs::remove(cell.result);  // --fresh: the old entry must not stand in for a cell that leaves none
+    list.push_back({{"package_dir", package.unpacked.string()},
+                    {"modules", package.modules},
+                    {"smoke", package.spec.smoke},
+                    {"smoke_needs_gpu", package.spec.smoke_needs_gpu},
+                    {"timeout_s", spec.timeout_s},
+                    {"result", (run_dir / cell.result.filename()).string()}});
+  }
+  fs::create_directories(run_dir);
+  write_file_atomically(run_dir / "cells.json", list.dump(1));
+  auto limit = std::chrono::seconds(static_cast<long>(spec.timeout_s * static_cast<double>(cells.size()) + 180));
+  ProcessResult run =
+      run_process({.argv = {release.python.string(), (project_root() / "matrix" / "canary_cells.py").string(),
+                            "--cells", (run_dir / "cells.json").string(), "--dependencies", dependencies.string()},
+                   .extra_env = {{"PYTHONDONTWRITEBYTECODE", "1"}, {"PYTHONUNBUFFERED", "1"}},
+                   .working_dir = run_dir,
+                   .timeout = limit});
+  for (const auto& cell : cells) {
+    fs::path written = run_dir / cell.result.filename();
+    if (fs::exists(written)) {
+      // Kept for the next run, a timeout too: a warm run does nothing (--fresh runs it again).
+      write_file_atomically(cell.result, read_file_text(written));
+    } else {
+      json lost = {{"stage", "crash"},
+                   {"error", fmt::format("torch {}'s cell runner ended ({}) before this cell: {}",
+                                         release.version.to_string(), run.describe(), run.tail(2))}};
+      write_file_atomically(run_dir / ("lost-" + cell.result.filename().string()), lost.dump());
+    }
+  }
+}
+
+json read_result(const PendingCell& cell, const fs::path& run_dir) {
+  for (const fs::path& file : {cell.result, run_dir / ("lost-" + cell.result.filename().string())}) {
+    if (fs::exists(file)) return json::parse(read_file_text(file));
+  }
+  return {{"stage", "crash"}, {"error", "the cell left no result"}};
+}
+
+}  // namespace
+
+fs::path default_canary_cache_dir() { return user_cache_dir() / "canary"; }
+
+CanaryResult run_canary(const CanarySpec& spec, const ShimCatalog& catalog, const CanaryOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
+  CanaryResult result{.spec = spec.path};
+  for (const auto& release : options.releases) result.releases.push_back(release.version);
+  PreparedPackages prepared = prepare_canary_packages(spec, options.cache_dir);
+  result.problems = prepared.problems;
+  if (prepared.packages.empty()) {
+    throw ToolError(fmt::format("{}: no package could be got ready: {}", spec.path.string(),
+                                result.problems.empty() ? "none listed" : result.problems.front().problem));
+  }
+  const std::string runner_hash =
+      ContentHash().add_file(project_root() / "matrix" / "canary_cells.py", project_root()).hex();
+  std::vector<std::vector<PendingCell>> pending(options.releases.size());
+  for (auto& package : prepared.packages) {
+    CanaryRow row{.package = package, .audit = predict(package, catalog, options)};
+    for (std::size_t r = 0; r < options.releases.size(); ++r) {
+      CanaryCell cell{.predicted = row.audit.predictions[r]};
+      cell.observed.release = options.releases[r].version;
+      fs::path file = result_file(options, package, options.releases[r], runner_hash);
+      if (options.fresh || !fs::exists(file)) pending[r].push_back({result.rows.size(), r, file});
+      row.cells.push_back(std::move(cell));
+    }
+    result.rows.push_back(std::move(row));
+  }
+  std::mutex progress_mutex;
+  int done = 0;
+  const fs::path runs = options.cache_dir / "runs";
+  parallel_for_each(options.releases.size(), options.jobs, [&](std::size_t r) {
+    if (pending[r].empty()) return;
+    const fs::path run_dir = runs / options.releases[r].version.to_full_string();
+    run_release(options.releases[r], pending[r], result.rows, prepared.dependencies, spec, run_dir);
+    std::lock_guard lock(progress_mutex);
+    ++done;
+    if (options.progress) {
+      options.progress(done, static_cast<int>(options.releases.size()),
+                       fmt::format("torch {}: {} cells", options.releases[r].version.to_string(), pending[r].size()));
+    }
+  });
+  for (std::size_t r = 0; r < options.releases.size(); ++r) {
+    const fs::path run_dir = runs / options.releases[r].version.to_full_string();
+    for (auto& row : result.rows) {
+      fs::path file = result_file(options, row.package, options.releases[r], runner_hash);
+      bool ran = std::ranges::any_of(pending[r], [&](const PendingCell& cell) { return cell.result == file; });
+      json raw = ran ? read_result({0, r, file}, run_dir) : json::parse(read_file_text(file));
+      Observation observed =
+          judge_cell_result(raw, options.releases[r].version, row.package.unpacked, row.audit.device_code);
+      observed.cached = !ran;
+      (ran ? result.cells_run : result.cells_cached) += 1;
+      result.gpu = result.gpu || raw.value("gpu", false);
+      row.cells[r].observed = std::move(observed);
+    }
+  }
+  for (auto& row : result.rows) {
+    std::vector<Observation> observations;
+    for (auto& cell : row.cells) observations.push_back(cell.observed);
+    row.operator_reference = mark_missing_operators(observations, row.package.pinned_torch);
+    for (std::size_t r = 0; r < row.cells.size(); ++r) row.cells[r].observed = std::move(observations[r]);
+  }
+  result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return result;
+}
+
+}  // namespace abicheck

@@ -1,0 +1,72 @@
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "audit/shim_catalog.h"
+#include "canary/canary_judgement.h"
+#include "canary/canary_run.h"
+#include "cli/command.h"
+#include "report/canary_render.h"
+#include "report/report_document.h"
+
+namespace abicheck {
+namespace {
+
+struct CanaryCommandOptions {
+  std::filesystem::path spec;
+  std::filesystem::path cache_dir;
+  std::vector<std::string> releases;
+  std::filesystem::path baselines;
+  unsigned jobs = 0;
+  bool fresh = false;
+  ReportOutputs outputs;
+};
+
+std::vector<StoredRelease> chosen_releases(const ReleaseStore& store, const std::vector<std::string>& names) {
+  if (names.empty()) {
+    auto all = store.releases();
+    if (all.empty()) store.require_newest();  // the ToolError that says how to install one
+    return all;
+  }
+  std::vector<StoredRelease> releases;
+  for (const auto& name : names) releases.push_back(store.require(name));
+  std::ranges::sort(releases, {}, &StoredRelease::version);
+  return releases;
+}
+
+ExitCode run_canary_command(const CommonOptions& common, const CanaryCommandOptions& options) {
+  std::filesystem::path spec_path = options.spec.empty() ? default_canary_spec() : options.spec;
+  CanarySpec spec = load_canary_spec(spec_path);
+  ShimCatalog catalog = ShimCatalog::load_directory(baselines_or_default(options.baselines));
+  CanaryOptions canary{.cache_dir = options.cache_dir.empty() ? default_canary_cache_dir() : options.cache_dir,
+                       .fresh = options.fresh,
+                       .jobs = jobs_or_cores(options.jobs),
+                       .releases = chosen_releases(open_store(common), options.releases),
+                       .progress = terminal_progress()};
+  CanaryResult result = run_canary(spec, catalog, canary);
+  nlohmann::json document = new_report_document(
+      "canary", fmt::format("torch-abi-check canary: {}", spec_path.filename().string()), judge_canary(result));
+  document["canary"] = canary_section(result);
+  return finish_command(document, options.outputs, render_canary_grid(document["canary"]) + render_canary_cost(result));
+}
+
+}  // namespace
+
+void add_canary_command(CLI::App& app, const CommonOptions& common, CommandAction& action) {
+  auto options = std::make_shared<CanaryCommandOptions>();
+  auto* canary = app.add_subcommand(
+      "canary", "load published extension wheels under every stored release and compare with the audit's prediction");
+  canary->add_option("--spec", options->spec, "canary spec (TOML; default: matrix/canary.toml)")
+      ->check(CLI::ExistingFile);
+  canary->add_option("--torch", options->releases, "stored releases to load into (default: every stored release)");
+  canary->add_option("--cache-dir", options->cache_dir,
+                     "downloads, unpacked wheels and results (default: $XDG_CACHE_HOME/torch-abi-check/canary)");
+  canary->add_option("-j,--jobs", options->jobs, "releases run at once (default: number of CPUs)");
+  canary->add_flag("--fresh", options->fresh, "run every cell again (downloads are kept)");
+  add_baselines_option(canary, options->baselines);
+  add_output_options(canary, options->outputs);
+  canary->callback(
+      [&action, &common, options] { action = [&common, options] { return run_canary_command(common, *options); }; });
+}
+
+}  // namespace abicheck

@@ -1,0 +1,300 @@
+"""Gets the packages of a canary spec ready to load: each wheel downloaded (or taken from a path),
+checked, hashed and unpacked once into the cache, and their non-torch dependencies installed once
+into one shared directory. torch-abi-check canary runs it with the host Python (it needs pip).
+
+Usage: python canary_fetch.py --cache DIR --request FILE.json --result FILE.json
+
+The request: {"packages": [{"key": "xformers", "source": "index"|"wheel"|"directory",
+"spec": "xformers==0.0.35" | PATH}], "index_url": URL or null}. The result lists, per key, either
+the package's facts (name, version, wheel, sha256, unpacked, requires_torch, modules) or its
+problem (one line), and the shared dependency directory. Exit status 0 unless the script itself
+failed; a package that could not be got is a problem in the result, not an error.
+"""
+
+import argparse
+import email.parser
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+from pip._vendor.packaging.requirements import InvalidRequirement, Requirement
+from pip._vendor.packaging.tags import sys_tags
+from pip._vendor.packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
+
+# Never installed into the shared directory: torch comes from the release under test, and these
+# come with it (its CUDA libraries, its compiler).
+PROVIDED_BY_THE_RELEASE = ("torch", "triton", "pytorch-triton")
+PROVIDED_PREFIXES = ("nvidia-",)
+CHUNK = 1 << 20
+
+
+class Problem(Exception):
+    """A package that cannot be got ready: the message is the one line the report shows."""
+
+
+def sha256_of(path: Path) -> str:
+    """The wheel's hash, remembered beside it by size and mtime so a warm run reads no wheel."""
+    stat = path.stat()
+    memo = path.with_name(path.name + ".sha256.json")
+    try:
+        recorded = json.loads(memo.read_text())
+        if recorded["size"] == stat.st_size and recorded["mtime_ns"] == stat.st_mtime_ns:
+            return recorded["sha256"]
+    except (OSError, ValueError, KeyError):
+        pass
+    digest = hashlib.sha256()
+    with path.open("rb") as stream:
+        while block := stream.read(CHUNK):
+            digest.update(block)
+    try:
+        write_json_atomically(memo, {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "sha256": digest.hexdigest()})
+    except OSError:
+        pass  # a read-only directory of the user's wheels: hash again next time
+    return digest.hexdigest()
+
+
+def write_json_atomically(path: Path, data) -> None:
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(json.dumps(data, indent=1, sort_keys=True))
+    os.replace(temporary, path)
+
+
+def check_platform(wheel: Path) -> None:
+    try:
+        _, _, _, tags = parse_wheel_filename(wheel.name)
+    except InvalidWheelFilename as error:
+        raise Problem(f"{wheel}: not a wheel file name ({error})")
+    supported = set(sys_tags())
+    if not any(tag in supported for tag in tags):
+        shown = ", ".join(sorted(str(tag) for tag in tags))
+        raise Problem(f"{wheel}: built for {shown}, which this Python ({sys.version.split()[0]}, Linux) cannot load")
+
+
+def download(spec: str, downloads: Path, index_url: str | None) -> Path:
+    """`name==version` from the index, once: a wheel already downloaded for it is reused."""
+    try:
+        requirement = Requirement(spec)
+    except InvalidRequirement as error:
+        raise Problem(f"{spec}: not a requirement ({error})")
+    pinned = [s.version for s in requirement.specifier if s.operator == "=="]
+    name = canonicalize_name(requirement.name).replace("-", "_")
+    if pinned:
+        supported = set(sys_tags())
+        for existing in sorted(downloads.glob("*.whl")):
+            wheel_name, wheel_version, _, tags = parse_wheel_filename(existing.name)
+            if (canonicalize_name(wheel_name).replace("-", "_") == name and str(wheel_version) == pinned[0]
+                    and any(tag in supported for tag in tags)):
+                return existing
+    staging = Path(tempfile.mkdtemp(prefix="download-", dir=downloads))
+    try:
+        command = [sys.executable, "-m", "pip", "--disable-pip-version-check", "download", "--no-deps",
+                   "--only-binary=:all:", "--progress-bar", "off", "--quiet", "-d", str(staging), spec]
+        if index_url:
+            command += ["--index-url", index_url]
+        completed = subprocess.run(command, capture_output=True, text=True)
+        if completed.returncode != 0:
+            lines = [line for line in completed.stderr.splitlines() if line.startswith("ERROR")]
+            raise Problem(f"{spec}: could not download: {lines[-1] if lines else completed.stderr.strip()[-300:]}")
+        wheels = list(staging.glob("*.whl"))
+        if len(wheels) != 1:
+            raise Problem(f"{spec}: pip gave no wheel for this platform and Python")
+        target = downloads / wheels[0].name
+        os.replace(wheels[0], target)
+        return target
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def read_metadata(archive: zipfile.ZipFile, wheel: Path):
+    metadata = [n for n in archive.namelist() if n.count("/") == 1 and n.endswith(".dist-info/METADATA")]
+    if len(metadata) != 1:
+        raise Problem(f"{wheel}: not a wheel (no single .dist-info/METADATA)")
+    message = email.parser.Parser().parsestr(archive.read(metadata[0]).decode("utf-8", "replace"))
+    return message, metadata[0].split("/")[0]
+
+
+def top_level_modules(archive: zipfile.ZipFile, dist_info: str) -> list[str]:
+    """The import names the wheel provides: top_level.txt where present, else its top folders."""
+    try:
+        names = archive.read(f"{dist_info}/top_level.txt").decode().split()
+        if names:
+            return sorted(set(names))
+    except KeyError:
+        pass
+    modules = set()
+    for name in archive.namelist():
+        head = name.split("/")[0]
+        if "/" in name and not head.endswith((".dist-info", ".data", ".libs")):
+            if name.split("/")[1] == "__init__.py":
+                modules.add(head)
+    return sorted(modules)
+
+
+def unpack_once(wheel: Path, digest: str, unpacked_root: Path) -> Path:
+    target = unpacked_root / digest[:24]
+    if (target / ".complete").exists():
+        return target
+    staging = Path(tempfile.mkdtemp(prefix="unpack-", dir=unpacked_root))
+    try:
+        with zipfile.ZipFile(wheel) as archive:
+            for member in archive.infolist():
+                destination = (staging / member.filename).resolve()
+                if not str(destination).startswith(str(staging.resolve()) + os.sep) and destination != staging:
+                    raise Problem(f"{wheel}: unsafe entry name {member.filename!r}")
+            archive.extractall(staging)
+        for path in staging.rglob("*.so*"):
+            path.chmod(path.stat().st_mode | 0o111)
+        (staging / ".complete").write_text(digest)
+        shutil.rmtree(target, ignore_errors=True)
+        os.replace(staging, target)
+    except (zipfile.BadZipFile, OSError) as error:
+        raise Problem(f"{wheel}: cannot unpack ({error})")
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return target
+
+
+def prepare_directory(entry: dict) -> dict:
+    """An unpacked package used in place: its hash is its listing (names, sizes, mtimes), so an
+    edit invalidates its cached cells."""
+    root = Path(entry["spec"])
+    if not root.is_dir():
+        raise Problem(f"{root}: no such directory")
+    listing = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        if path.is_file():
+            stat = path.stat()
+            listing.update(f"{path.relative_to(root)}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    metadata = sorted(root.glob("*.dist-info/METADATA"))
+    message = email.parser.Parser().parsestr(metadata[0].read_text(errors="replace")) if metadata else {}
+    modules = sorted(p.parent.name for p in root.glob("*/__init__.py"))
+    if not modules:
+        raise Problem(f"{root}: holds no importable package (no <name>/__init__.py)")
+    requires = (message.get_all("Requires-Dist") or []) if metadata else []
+    return {
+        "key": entry["key"],
+        "name": message.get("Name", root.name) if metadata else root.name,
+        "version": message.get("Version", "") if metadata else "",
+        "wheel": "",
+        "sha256": listing.hexdigest(),
+        "unpacked": str(root.resolve()),
+        "modules": modules,
+        "requires": requires,
+        "requires_torch": [r for r in requires if canonicalize_name(Requirement(r).name) == "torch"],
+    }
+
+
+def prepare(entry: dict, cache: Path, index_url: str | None) -> dict:
+    source, spec = entry["source"], entry["spec"]
+    if source == "directory":
+        return prepare_directory(entry)
+    if source == "index":
+        wheel = download(spec, cache / "downloads", index_url)
+    else:
+        wheel = Path(spec)
+        if not wheel.is_file():
+            raise Problem(f"{wheel}: no such file")
+        if not zipfile.is_zipfile(wheel):
+            raise Problem(f"{wheel}: not a wheel (not a zip archive)")
+    check_platform(wheel)
+    digest = sha256_of(wheel)
+    try:
+        with zipfile.ZipFile(wheel) as archive:
+            message, dist_info = read_metadata(archive, wheel)
+            modules = top_level_modules(archive, dist_info)
+    except zipfile.BadZipFile as error:
+        raise Problem(f"{wheel}: not a wheel ({error})")
+    if not modules:
+        raise Problem(f"{wheel}: provides no importable package")
+    requires = message.get_all("Requires-Dist") or []
+    return {
+        "key": entry["key"],
+        "name": message["Name"],
+        "version": message["Version"],
+        "wheel": str(wheel),
+        "sha256": digest,
+        "unpacked": str(unpack_once(wheel, digest, cache / "unpacked")),
+        "modules": modules,
+        "requires": requires,
+        "requires_torch": [r for r in requires if canonicalize_name(Requirement(r).name) == "torch"],
+    }
+
+
+def applies(requirement: Requirement) -> bool:
+    return requirement.marker is None or requirement.marker.evaluate({"extra": ""})
+
+
+def provided(name: str, spec_names: set[str]) -> bool:
+    name = canonicalize_name(name)
+    return name in PROVIDED_BY_THE_RELEASE or name.startswith(PROVIDED_PREFIXES) or name in spec_names
+
+
+def install_dependencies(packages: list[dict], cache: Path, index_url: str | None) -> dict:
+    """One directory for every package's non-torch dependencies, installed level by level with
+    --no-deps so that nothing ever pulls torch or its CUDA libraries in again."""
+    spec_names = {canonicalize_name(p["name"]) for p in packages}
+    wanted = sorted({str(r) for p in packages for r in map(Requirement, p["requires"])
+                     if applies(r) and not provided(r.name, spec_names)})
+    key = hashlib.sha256("\n".join(wanted).encode()).hexdigest()[:24]
+    target = cache / "dependencies" / key
+    if (target / ".complete").exists() or not wanted:
+        return {"directory": str(target) if wanted else "", "requirements": wanted}
+    staging = Path(tempfile.mkdtemp(prefix="deps-", dir=cache / "dependencies"))
+    try:
+        pending, seen = wanted, set()
+        while pending:
+            seen.update(canonicalize_name(Requirement(r).name) for r in pending)
+            command = [sys.executable, "-m", "pip", "--disable-pip-version-check", "install", "--no-deps",
+                       "--no-compile", "--only-binary=:all:", "--quiet", "--target", str(staging), *pending]
+            if index_url:
+                command += ["--index-url", index_url]
+            completed = subprocess.run(command, capture_output=True, text=True)
+            if completed.returncode != 0:
+                return {"directory": "", "requirements": wanted,
+                        "problem": f"could not install the dependencies {', '.join(pending)}: "
+                                   f"{completed.stderr.strip().splitlines()[-1] if completed.stderr.strip() else ''}"}
+            following = set()
+            for metadata in staging.glob("*.dist-info/METADATA"):
+                message = email.parser.Parser().parsestr(metadata.read_text(errors="replace"))
+                for text in message.get_all("Requires-Dist") or []:
+                    requirement = Requirement(text)
+                    name = canonicalize_name(requirement.name)
+                    if applies(requirement) and name not in seen and not provided(name, spec_names):
+                        following.add(str(requirement))
+            pending = sorted(following)
+        (staging / ".complete").write_text("\n".join(wanted))
+        shutil.rmtree(target, ignore_errors=True)
+        os.replace(staging, target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return {"directory": str(target), "requirements": wanted}
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cache", required=True, type=Path)
+    parser.add_argument("--request", required=True, type=Path)
+    parser.add_argument("--result", required=True, type=Path)
+    arguments = parser.parse_args(argv)
+    request = json.loads(arguments.request.read_text())
+    for folder in ("downloads", "unpacked", "dependencies"):
+        (arguments.cache / folder).mkdir(parents=True, exist_ok=True)
+    packages, problems = [], []
+    for entry in request["packages"]:
+        try:
+            packages.append(prepare(entry, arguments.cache, request.get("index_url")))
+        except Problem as problem:
+            problems.append({"key": entry["key"], "problem": str(problem)})
+    dependencies = install_dependencies(packages, arguments.cache, request.get("index_url"))
+    write_json_atomically(arguments.result, {"packages": packages, "problems": problems, "dependencies": dependencies})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
