@@ -36,7 +36,7 @@ std::string unstable_summary(const std::vector<ClassifiedSymbol>& unstable) {
 // Applies the object allowlist and the declared target, then decides the verdict.
 void decide_verdict(ObjectAudit& object, const AuditOptions& options) {
   if (options.allowlist && !object.unstable.empty()) {
-    if (const AllowlistEntry* entry = options.allowlist->match_object(object.path)) {
+    if (const SuppressionEntry* entry = options.allowlist->match_object(object.path)) {
       object.allowed_object_reason = entry->reason;
       for (auto& symbol : object.unstable) object.allowed.emplace_back(std::move(symbol), entry->reason);
       object.unstable.clear();
@@ -136,7 +136,7 @@ class Auditor {
     std::sort(report_.binaries.begin(), report_.binaries.end(), by_path);
     std::sort(report_.wheels.begin(), report_.wheels.end(), by_path);
     std::sort(report_.failures.begin(), report_.failures.end(), by_path);
-    if (options_.allowlist) report_.stale_allowlist_entries = options_.allowlist->stale_entries();
+    if (options_.allowlist) report_.suppression_problems = options_.allowlist->problems();
     return std::move(report_);
   }
 
@@ -302,7 +302,7 @@ ObjectAudit audit_elf_image(std::span<char> image, std::string path, const ShimC
     if (classified.category == SymbolCategory::StableShim) {
       object.shims.push_back({classified.name, classified.introduced, false});
     } else if (classified.category == SymbolCategory::UnstableTorch) {
-      const AllowlistEntry* entry =
+      const SuppressionEntry* entry =
           options.allowlist ? options.allowlist->match_symbol(classified.name, classified.demangled) : nullptr;
       if (entry) object.allowed.emplace_back(classified, entry->reason);
       else object.unstable.push_back(classified);

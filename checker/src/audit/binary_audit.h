@@ -111,10 +111,10 @@ struct AuditFailure {
 };
 
 struct AuditReport {
-  std::vector<ObjectAudit> binaries;   // sorted by path
-  std::vector<WheelAudit> wheels;      // sorted by path
-  std::vector<AuditFailure> failures;  // objects or inputs that could not be audited, sorted by path
-  std::vector<AllowlistEntry> stale_allowlist_entries;
+  std::vector<ObjectAudit> binaries;                     // sorted by path
+  std::vector<WheelAudit> wheels;                        // sorted by path
+  std::vector<AuditFailure> failures;                    // objects or inputs that could not be audited, sorted by path
+  std::vector<SuppressionProblem> suppression_problems;  // the allowlist's stale and expired entries
 };
 
 struct AuditOptions {

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/suppression_file.h"
 #include "core/torch_version.h"
 
 namespace abicheck {
@@ -31,11 +32,10 @@ enum class ChangeKind {
   MacroValueChanged,
   ExportRemoved,
   DeclaredNotExported,
-  StaleSuppression,
 };
 // The last kind: move it with the enum. change_rules.cpp's table must then have a row for every kind
 // up to it, in order, or the build stops.
-inline constexpr ChangeKind kLastChangeKind = ChangeKind::StaleSuppression;
+inline constexpr ChangeKind kLastChangeKind = ChangeKind::DeclaredNotExported;
 
 std::string_view to_string(ChangeKind kind);
 Verdict verdict_of(ChangeKind kind);
@@ -57,7 +57,8 @@ struct AbiChange {
 struct AbiDiff {
   TorchVersion old_release;
   TorchVersion new_release;
-  std::vector<AbiChange> changes;  // sorted by (name, kind)
+  std::vector<AbiChange> changes;                        // sorted by (name, kind)
+  std::vector<SuppressionProblem> suppression_problems;  // the --suppressions file's stale and expired entries
 };
 
 }  // namespace abicheck

@@ -23,7 +23,7 @@ struct ChangeRule {
 // * the header-only enums are compiled into the extension and dtypes cross the boundary through
 //   getter functions, so a changed value is not an ABI break by itself, but worth a look;
 // * an addition behind a guard at its own release is what the stable ABI is for: compatible.
-constexpr std::array<ChangeRule, 14> kRules{{
+constexpr std::array<ChangeRule, 13> kRules{{
     {ChangeKind::FunctionRemoved, "function-removed", Verdict::Breaking},
     {ChangeKind::SignatureChanged, "signature-changed", Verdict::Breaking},
     {ChangeKind::TypeChanged, "type-changed", Verdict::Breaking},
@@ -37,7 +37,6 @@ constexpr std::array<ChangeRule, 14> kRules{{
     {ChangeKind::MacroValueChanged, "macro-value-changed", Verdict::NeedsReview},
     {ChangeKind::ExportRemoved, "export-removed", Verdict::Breaking},
     {ChangeKind::DeclaredNotExported, "declared-not-exported", Verdict::Breaking},
-    {ChangeKind::StaleSuppression, "stale-suppression", Verdict::NeedsReview},
 }};
 
 // The table has a row for every kind up to kLastChangeKind, in the enum's order; a missing row or one

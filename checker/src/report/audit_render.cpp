@@ -6,6 +6,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "report/suppression_render.h"
+
 namespace abicheck {
 namespace {
 
@@ -168,12 +170,10 @@ nlohmann::json audit_section(const AuditReport& report) {
   nlohmann::json failures = nlohmann::json::array();
   for (const auto& failure : report.failures)
     failures.push_back({{"path", failure.path}, {"problem", failure.problem}});
-  nlohmann::json stale = nlohmann::json::array();
-  for (const auto& entry : report.stale_allowlist_entries) {
-    stale.push_back({{"pattern", entry.pattern}, {"line", entry.line}, {"reason", entry.reason}});
-  }
-  nlohmann::json document = {
-      {"binaries", binaries}, {"wheels", wheels}, {"errors", failures}, {"stale_allowlist_entries", stale}};
+  nlohmann::json document = {{"binaries", binaries},
+                             {"wheels", wheels},
+                             {"errors", failures},
+                             {"suppression_problems", suppression_problems_json(report.suppression_problems)}};
   return document;
 }
 
@@ -225,9 +225,7 @@ std::string render_audit_text(const AuditReport& report, bool verbose) {
                     to_string(wheel.verdict), wheel.object_count, wheel.min_torch ? wheel.min_torch->to_string() : "-",
                     describe_declared(wheel.declared_target), wheel.abi3 ? ", abi3" : "");
   }
-  for (const auto& entry : report.stale_allowlist_entries) {
-    out += fmt::format("stale allowlist entry (line {}): '{}' matches nothing; remove it\n", entry.line, entry.pattern);
-  }
+  out += render_suppression_problems_text(report.suppression_problems);
   std::map<AuditVerdict, int> counts;
   for (const auto& object : report.binaries) ++counts[object.verdict];
   out += fmt::format(

@@ -17,7 +17,7 @@ namespace abicheck {
 //                "findings": [{"stage", "kind", "severity", "where", "message"[, "file", "line", "column"]}]},
 //    "audit": {...}, "lint": {...}, "matrix": {...}, "diffs": [{...}], "check": {...}, "gate": {...}}
 // The verdict is the stage's own judgement, written once; renderers and `report` never judge again.
-inline constexpr int kReportSchemaVersion = 2;
+inline constexpr int kReportSchemaVersion = 3;
 
 // A document of `command` with the judgement as its verdict; the caller adds the sections.
 nlohmann::json new_report_document(std::string_view command, std::string_view title, const Judgement& judgement);

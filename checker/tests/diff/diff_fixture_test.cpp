@@ -1,13 +1,15 @@
 // One test per planted change under fixtures/diff/<case>/: old/ and new/ are header trees, and
 // expected.json beside them lists the changes the diff must report, with their verdicts. A case may
-// also carry a suppressions.toml, passed to the diff as `--suppressions` would pass it. Every kind of
-// change must be planted by at least one case.
+// also carry a suppressions.toml, passed to the diff as `--suppressions` would pass it (on a fixed
+// day, kFixtureToday), and then lists in "suppression_problems" the entries that are stale or expired.
+// Every kind of change must be planted by at least one case.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -59,10 +61,12 @@ std::filesystem::path prepare_tree(const std::filesystem::path& fixture, const s
   return copy;
 }
 
-std::vector<Suppression> fixture_suppressions(const std::filesystem::path& fixture) {
+constexpr CalendarDay kFixtureToday{2026, 6, 1};
+
+std::optional<SuppressionFile> fixture_suppressions(const std::filesystem::path& fixture) {
   std::filesystem::path path = fixture / "suppressions.toml";
-  if (!std::filesystem::exists(path)) return {};
-  return load_suppressions(path);
+  if (!std::filesystem::exists(path)) return std::nullopt;
+  return load_suppressions(path, kFixtureToday);
 }
 
 class DiffFixture : public ::testing::TestWithParam<std::string> {};
@@ -71,9 +75,10 @@ TEST_P(DiffFixture, ReportsThePlantedChangeWithItsVerdict) {
   std::filesystem::path fixture = kDiffFixtures / GetParam();
   auto expected = read_expected(GetParam());
   ScopedTempDir work("diff-fixture");
-  AbiDiff diff =
-      diff_baselines(obtain_baseline(prepare_tree(fixture, "old", work).string(), {}),
-                     obtain_baseline(prepare_tree(fixture, "new", work).string(), {}), fixture_suppressions(fixture));
+  std::optional<SuppressionFile> suppressions = fixture_suppressions(fixture);
+  AbiDiff diff = diff_baselines(obtain_baseline(prepare_tree(fixture, "old", work).string(), {}),
+                                obtain_baseline(prepare_tree(fixture, "new", work).string(), {}),
+                                suppressions ? &*suppressions : nullptr);
 
   std::set<std::pair<std::string, std::string>> expected_keys;
   for (const auto& item : expected.at("changes")) {
@@ -93,6 +98,12 @@ TEST_P(DiffFixture, ReportsThePlantedChangeWithItsVerdict) {
     EXPECT_TRUE(expected_keys.contains({change.name, std::string(to_string(change.kind))}))
         << "unexpected " << to_string(change.kind) << " of " << change.name << ": " << change.detail;
   }
+  std::vector<std::pair<std::string, int>> problems, expected_problems;
+  for (const auto& problem : diff.suppression_problems) problems.emplace_back(problem.kind_name(), problem.line);
+  for (const auto& item : expected.value("suppression_problems", nlohmann::json::array())) {
+    expected_problems.emplace_back(item.at("kind"), item.at("line"));
+  }
+  EXPECT_EQ(problems, expected_problems);
   EXPECT_EQ(static_cast<int>(judge_diff(diff).exit_code()), expected.at("exit").get<int>());
 }
 

@@ -80,7 +80,7 @@ TEST(ReportDocument, ReadRefusesWhatIsNotAVersionedDocument) {
                  fmt::format("schema_version 99 is not the one this torch-abi-check reads ({})", kReportSchemaVersion));
   // A document of schema 1 (before the device runtime) is refused too: its audit lacks device and releases.
   expect_refused("{\"schema_version\": 1, \"verdict\": {}}",
-                 "schema_version 1 is not the one this torch-abi-check reads (2)");
+                 "schema_version 1 is not the one this torch-abi-check reads (3)");
   expect_refused(fmt::format("{{\"schema_version\": {}, \"verdict\": {{\"lines\": 3}}}}", kReportSchemaVersion),
                  "its verdict is malformed (see docs/schemas/report.schema.json)");
 }
