@@ -138,8 +138,8 @@ SuppressionFile SuppressionFile::load(const std::filesystem::path& path, std::sp
     const SuppressionTable* table = find_table(tables, key.str());
     int line = static_cast<int>(value.source().begin.line);
     if (!table) {
-      throw ToolError(fmt::format("{}:{}: unknown table '{}' (expected {})", path.string(), line, key.str(),
-                                  table_list(tables)));
+      throw ToolError(
+          fmt::format("{}:{}: unknown table '{}' (expected {})", path.string(), line, key.str(), table_list(tables)));
     }
     const toml::array* entries = value.as_array();
     if (!entries) {

@@ -105,7 +105,10 @@ std::string device_text(const DeviceNeeds& device) {
 nlohmann::json binary_json(const ObjectAudit& object) {
   nlohmann::json unstable = nlohmann::json::array();
   for (const auto& symbol : object.unstable) {
-    unstable.push_back({{"name", symbol.name}, {"demangled", symbol.demangled}, {"namespace", symbol.group}});
+    unstable.push_back({{"name", symbol.name},
+                        {"demangled", symbol.demangled},
+                        {"namespace", symbol.group},
+                        {"library", symbol.library}});
   }
   nlohmann::json allowed = nlohmann::json::array();
   for (const auto& [symbol, reason] : object.allowed) {
@@ -115,7 +118,8 @@ nlohmann::json binary_json(const ObjectAudit& object) {
   for (const auto& shim : object.shims) {
     shims.push_back({{"name", shim.name},
                      {"since", optional_version(shim.introduced)},
-                     {"use", shim.dynamic_lookup ? "dlsym" : "import"}});
+                     {"use", shim.dynamic_lookup ? "dlsym" : "import"},
+                     {"library", shim.library}});
   }
   nlohmann::json releases = nlohmann::json::array();
   for (const auto& load : object.loads) releases.push_back(release_load_json(load));
@@ -134,6 +138,8 @@ nlohmann::json binary_json(const ObjectAudit& object) {
       {"declared_target",
        object.declared_target ? nlohmann::json(object.declared_target->version.to_string()) : nullptr},
       {"declared_target_source", object.declared_target ? nlohmann::json(object.declared_target->source) : nullptr},
+      {"format", to_string(object.format)},
+      {"platform", platform_of(object.format)},
       {"machine", object.machine},
       {"stripped", object.stripped},
       {"needed", object.needed},
@@ -180,7 +186,10 @@ nlohmann::json audit_section(const AuditReport& report) {
 std::string render_audit_text(const AuditReport& report, bool verbose) {
   std::string out;
   for (const auto& object : report.binaries) {
-    out += fmt::format("{}: {}\n", object.path, to_string(object.verdict));
+    out += fmt::format("{}: {}{}\n", object.path, to_string(object.verdict),
+                       object.format == BinaryFormat::Elf ? ""
+                                                          : fmt::format(" ({} {}, {})", platform_of(object.format),
+                                                                        object.machine, to_string(object.format)));
     out += fmt::format("  min torch {} (to load: {}), declared target {}\n",
                        object.min_torch ? object.min_torch->to_string() : "-",
                        object.min_torch_to_load ? object.min_torch_to_load->to_string() : "-",

@@ -22,7 +22,8 @@ nlohmann::json suppression_problems_json(const std::vector<SuppressionProblem>& 
 std::string render_suppression_problems_text(const std::vector<SuppressionProblem>& problems) {
   std::string text;
   for (const auto& problem : problems) {
-    text += fmt::format("{}:{}: {} suppression: {}\n", problem.file, problem.line, problem.kind_name(), problem.message());
+    text +=
+        fmt::format("{}:{}: {} suppression: {}\n", problem.file, problem.line, problem.kind_name(), problem.message());
   }
   return text;
 }

@@ -115,8 +115,9 @@ TEST_F(SuppressionFileTest, MistakesAreOneLineNamingTheFileAndLine) {
   EXPECT_NE(load_error("[[finding]]\nrule = \"E003\"\nreason = \"r\"\nexpires = \"soon\"\n")
                 .find("'expires' must be a day, YYYY-MM-DD"),
             std::string::npos);
-  EXPECT_NE(load_error("[[symbol]]\nname = \"x\"\nreason = \"r\"\n").find("unknown table 'symbol' (expected [[finding]])"),
-            std::string::npos);
+  EXPECT_NE(
+      load_error("[[symbol]]\nname = \"x\"\nreason = \"r\"\n").find("unknown table 'symbol' (expected [[finding]])"),
+      std::string::npos);
   EXPECT_NE(load_error("[[finding]\n").find("suppressions.toml:1:"), std::string::npos);
 }
 

@@ -32,10 +32,9 @@ rule = "E005"
 reason = "nothing raises E005 here any more"
 )";
   LintReport report;
-  report.diagnostics = {
-      {.where = {work.path() / "src/legacy/a.cpp", 3, 1}, .rule = "E003", .message = "m"},
-      {.where = {work.path() / "src/new/b.cpp", 4, 1}, .rule = "E003", .message = "m"},
-      {.where = {work.path() / "src/new/b.cpp", 9, 1}, .rule = "E002", .message = "m"}};
+  report.diagnostics = {{.where = {work.path() / "src/legacy/a.cpp", 3, 1}, .rule = "E003", .message = "m"},
+                        {.where = {work.path() / "src/new/b.cpp", 4, 1}, .rule = "E003", .message = "m"},
+                        {.where = {work.path() / "src/new/b.cpp", 9, 1}, .rule = "E002", .message = "m"}};
   SuppressionFile suppressions = load_lint_suppressions(path, kToday);
   apply_lint_suppressions(suppressions, report);
 
@@ -49,7 +48,8 @@ reason = "nothing raises E005 here any more"
   for (const auto& finding : judgement.findings) findings.emplace_back(finding.kind, finding.line);
   EXPECT_EQ(findings, (std::vector<std::pair<std::string, int>>{
                           {"E003", 4}, {"E002", 9}, {"expired-suppression", 6}, {"stale-suppression", 11}}));
-  EXPECT_EQ(judgement.lines, std::vector<std::string>{"lint: 2 diagnostics, 2 errors, 1 suppressed, 2 suppressions to fix"});
+  EXPECT_EQ(judgement.lines,
+            std::vector<std::string>{"lint: 2 diagnostics, 2 errors, 1 suppressed, 2 suppressions to fix"});
 }
 
 }  // namespace
