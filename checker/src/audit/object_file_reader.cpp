@@ -58,9 +58,9 @@ std::set<std::string> scan_sections(const llvm::object::ObjectFile& object,
 
 void finish(BinaryImports& imports, std::set<std::string>& candidates) {
   imports.symbol_like_strings.assign(candidates.begin(), candidates.end());
-  std::ranges::sort(imports.undefined);
-  auto duplicates = std::ranges::unique(imports.undefined);
-  imports.undefined.erase(duplicates.begin(), duplicates.end());
+  // Iterator algorithms, not std::ranges: the fuzz build's clang-14 cannot compile libstdc++ 12's.
+  std::sort(imports.undefined.begin(), imports.undefined.end());
+  imports.undefined.erase(std::unique(imports.undefined.begin(), imports.undefined.end()), imports.undefined.end());
 }
 
 // The name a dylib load command carries, bounded by the command (LLVM checks the offset, not the NUL).
