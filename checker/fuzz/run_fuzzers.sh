@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Builds the audit's libFuzzer targets (ELF reader, wheel reader) with clang-14 and ASan/UBSan, runs
-# each for a bounded time from the committed audit fixtures as seeds, and prints executions and
-# crashes per target. Exit 1 when a target crashed.
+# Builds the audit's libFuzzer targets (ELF reader, Mach-O/PE reader, wheel reader) with clang-14 and
+# ASan/UBSan, runs each for a bounded time from the committed audit fixtures as seeds, and prints
+# executions and crashes per target. Exit 1 when a target crashed.
 #   checker/fuzz/run_fuzzers.sh [--seconds N] [--out DIR]   (defaults: 20 s each, build-fuzz/)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -18,24 +18,32 @@ clang="$(command -v clang++-14 || command -v clang++ || true)"
 [[ -n "$clang" ]] || { echo "run_fuzzers: clang++-14 not found (bash ci/setup.sh installs it)" >&2; exit 2; }
 mkdir -p "$out"
 sources=("$root/checker/src/audit/elf_reader.cpp" "$root/checker/src/audit/wheel_reader.cpp"
+         "$root/checker/src/audit/binary_imports.cpp" "$root/checker/src/audit/object_file_reader.cpp"
          "$root/checker/src/audit/recorded_toolkit.cpp" "$root/checker/src/core/device_library.cpp"
          "$root/checker/src/core/torch_version.cpp")
-flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I "$root/checker/src")
-for target in elf_reader wheel_reader; do
+llvm_config="$(command -v llvm-config-14 || command -v llvm-config)"
+flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I "$root/checker/src"
+       -isystem "$("$llvm_config" --includedir)")
+# LLVM's Object library (the Mach-O and PE reader), static, as the main build links it.
+read -r -a llvm_libraries <<<"$("$llvm_config" --link-static --libfiles object demangle)"
+targets=(elf_reader object_file_reader wheel_reader)
+for target in "${targets[@]}"; do
   binary="$out/${target}_fuzzer"
   if [[ ! -x "$binary" || -n "$(find "$root/checker/src/audit" "$root/checker/fuzz" -newer "$binary" -name '*.[ch]*' -print -quit)" ]]; then
-    "$clang" "${flags[@]}" "$root/checker/fuzz/${target}_fuzzer.cpp" "${sources[@]}" -lelf -lzip -lfmt -o "$binary"
+    "$clang" "${flags[@]}" "$root/checker/fuzz/${target}_fuzzer.cpp" "${sources[@]}" "${llvm_libraries[@]}" -lelf -lzip -lfmt \
+      -lz -ltinfo -o "$binary"
   fi
 done
 
 status=0
-printf '%-14s %12s %8s %8s\n' target executions seconds crashes
-for target in elf_reader wheel_reader; do
+printf '%-18s %12s %8s %8s\n' target executions seconds crashes
+for target in "${targets[@]}"; do
   corpus="$out/${target}_corpus"
   crashes="$out/${target}_crashes"
   mkdir -p "$corpus" "$crashes"
   case "$target" in
     elf_reader) seeds=("$root"/fixtures/audit/bad/*.so "$root"/fixtures/audit/bad/*.o) ;;
+    object_file_reader) seeds=("$root"/fixtures/audit/bad/*macho* "$root"/fixtures/audit/bad/*.pyd) ;;
     wheel_reader) seeds=("$root"/fixtures/audit/bad/*.whl) ;;
   esac
   cp -n "${seeds[@]}" "$corpus/" 2>/dev/null || true
@@ -46,7 +54,7 @@ for target in elf_reader wheel_reader; do
   set -e
   runs="$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)"
   crash_count="$(find "$crashes" -type f | wc -l)"
-  printf '%-14s %12s %8s %8s\n' "$target" "${runs:-0}" "$seconds" "$crash_count"
+  printf '%-18s %12s %8s %8s\n' "$target" "${runs:-0}" "$seconds" "$crash_count"
   if ((crash_count > 0)); then
     status=1
     echo "  crash inputs in $crashes; log: $log" >&2

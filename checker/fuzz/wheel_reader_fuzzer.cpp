@@ -1,8 +1,8 @@
-// libFuzzer target: any byte string opened as a wheel must end in its ELF entries being visited
+// libFuzzer target: any byte string opened as a wheel must end in its binary entries being read
 // or a WheelReadError, within the reader's size bounds.
 #include <cstdint>
 
-#include "audit/elf_reader.h"
+#include "audit/binary_imports.h"
 #include "audit/wheel_reader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -11,10 +11,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   limits.max_total_bytes = 256ULL << 20;
   try {
     auto reader = abicheck::WheelReader::open_memory({reinterpret_cast<const char*>(data), size}, limits);
-    reader.for_each_elf_entry([](const std::string&, std::span<char> bytes) {
+    reader.for_each_binary_entry([](const std::string&, std::span<char> bytes) {
       try {
-        abicheck::read_elf_imports(bytes);
-      } catch (const abicheck::ElfReadError&) {
+        abicheck::read_binary_imports(bytes);
+      } catch (const abicheck::BinaryReadError&) {
       }
     });
   } catch (const abicheck::WheelReadError&) {

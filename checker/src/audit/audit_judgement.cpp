@@ -95,22 +95,18 @@ Judgement judge_audit(const AuditReport& report) {
     judgement.findings.push_back(
         {.stage = "audit", .kind = "not-audited", .where = failure.path, .message = failure.problem});
   }
-  for (const auto& entry : report.stale_allowlist_entries) {
-    judgement.findings.push_back({.stage = "audit",
-                                  .kind = "stale-allowlist-entry",
-                                  .where = fmt::format("allowlist line {}", entry.line),
-                                  .message = fmt::format("'{}' matches nothing; remove it", entry.pattern),
-                                  .line = entry.line});
+  for (const auto& problem : report.suppression_problems) {
+    judgement.findings.push_back(suppression_finding(problem, "audit"));
   }
   auto not_stable =
       std::ranges::count_if(report.binaries, [](const ObjectAudit& o) { return o.verdict != AuditVerdict::Stable; });
   judgement.lines.push_back(fmt::format(
       "audit: {} {}, {} not stable{}{}", report.binaries.size(), report.binaries.size() == 1 ? "binary" : "binaries",
       not_stable, report.failures.empty() ? "" : fmt::format(", {} not audited", report.failures.size()),
-      report.stale_allowlist_entries.empty()
+      report.suppression_problems.empty()
           ? ""
-          : fmt::format(", {} stale allowlist {}", report.stale_allowlist_entries.size(),
-                        report.stale_allowlist_entries.size() == 1 ? "entry" : "entries")));
+          : fmt::format(", {} allowlist {} to fix", report.suppression_problems.size(),
+                        report.suppression_problems.size() == 1 ? "entry" : "entries")));
   for (const auto& object : report.binaries) {
     if (std::string summary = release_load_summary(object); !summary.empty()) judgement.lines.push_back(summary);
   }

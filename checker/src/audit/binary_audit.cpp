@@ -36,7 +36,7 @@ std::string unstable_summary(const std::vector<ClassifiedSymbol>& unstable) {
 // Applies the object allowlist and the declared target, then decides the verdict.
 void decide_verdict(ObjectAudit& object, const AuditOptions& options) {
   if (options.allowlist && !object.unstable.empty()) {
-    if (const AllowlistEntry* entry = options.allowlist->match_object(object.path)) {
+    if (const SuppressionEntry* entry = options.allowlist->match_object(object.path)) {
       object.allowed_object_reason = entry->reason;
       for (auto& symbol : object.unstable) object.allowed.emplace_back(std::move(symbol), entry->reason);
       object.unstable.clear();
@@ -136,7 +136,7 @@ class Auditor {
     std::sort(report_.binaries.begin(), report_.binaries.end(), by_path);
     std::sort(report_.wheels.begin(), report_.wheels.end(), by_path);
     std::sort(report_.failures.begin(), report_.failures.end(), by_path);
-    if (options_.allowlist) report_.stale_allowlist_entries = options_.allowlist->stale_entries();
+    if (options_.allowlist) report_.suppression_problems = options_.allowlist->problems();
     return std::move(report_);
   }
 
@@ -169,32 +169,33 @@ class Auditor {
       if (file.extension() == ".whl") {
         ++found;
         audit_wheel(file);
-      } else if (starts_with_elf_magic(file)) {
+      } else if (starts_with_binary_magic(file)) {
         ++found;
         audit_file(file, package_target, package_toolkit);
       }
     }
-    if (found == 0) fail(directory.string(), "no ELF object or wheel in this directory");
+    if (found == 0) fail(directory.string(), "no ELF, Mach-O or PE object or wheel in this directory");
   }
 
-  static bool starts_with_elf_magic(const std::filesystem::path& file) {
-    char head[4] = {};
+  static bool starts_with_binary_magic(const std::filesystem::path& file) {
+    char head[8] = {};
     std::ifstream stream(file, std::ios::binary);
     stream.read(head, sizeof head);
-    return stream.gcount() == sizeof head && looks_like_elf(head);
+    return binary_format_of(std::span<const char>(head, static_cast<std::size_t>(stream.gcount()))).has_value();
   }
 
   void audit_file(const std::filesystem::path& file, const std::optional<DeclaredTarget>& package_target,
                   const std::optional<RecordedToolkit>& package_toolkit) {
     try {
       MappedFile mapped(file);
-      ObjectAudit object = audit_elf_image(mapped.bytes(), file.string(), catalog_, options_, false);
-      if (!options_.target) declare(object.declared_target, package_target);
-      if (object.device.uses_device()) object.device.recorded = package_toolkit;
-      decide_verdict(object, options_);
-      add_release_loads(object);
-      report_.binaries.push_back(std::move(object));
-    } catch (const ElfReadError& error) {
+      for (ObjectAudit& object : audit_binary_image(mapped.bytes(), file.string(), catalog_, options_, false)) {
+        if (!options_.target) declare(object.declared_target, package_target);
+        if (object.device.uses_device()) object.device.recorded = package_toolkit;
+        decide_verdict(object, options_);
+        add_release_loads(object);
+        report_.binaries.push_back(std::move(object));
+      }
+    } catch (const BinaryReadError& error) {
       fail(file.string(), error.what());
     } catch (const ToolError& error) {
       // MappedFile's messages already start with the path.
@@ -218,17 +219,18 @@ class Auditor {
         wheel.declared_target =
             DeclaredTarget{*metadata.torch_lower_bound, fmt::format("Requires-Dist: {}", metadata.torch_requirement)};
       }
-      reader.for_each_elf_entry([&](const std::string& name, std::span<char> bytes) {
+      reader.for_each_binary_entry([&](const std::string& name, std::span<char> bytes) {
         std::string path = fmt::format("{}!{}", file.string(), name);
         try {
-          ObjectAudit object = audit_elf_image(bytes, path, catalog_, options_, metadata.abi3);
-          object.wheel = file.string();
-          if (!options_.target) declare(object.declared_target, wheel.declared_target);
-          if (object.device.uses_device()) object.device.recorded = metadata.recorded_toolkit;
-          decide_verdict(object, options_);
-          add_release_loads(object);
-          report_.binaries.push_back(std::move(object));
-        } catch (const ElfReadError& error) {
+          for (ObjectAudit& object : audit_binary_image(bytes, path, catalog_, options_, metadata.abi3)) {
+            object.wheel = file.string();
+            if (!options_.target) declare(object.declared_target, wheel.declared_target);
+            if (object.device.uses_device()) object.device.recorded = metadata.recorded_toolkit;
+            decide_verdict(object, options_);
+            add_release_loads(object);
+            report_.binaries.push_back(std::move(object));
+          }
+        } catch (const BinaryReadError& error) {
           fail(path, error.what());
         }
       });
@@ -249,7 +251,7 @@ class Auditor {
       });
     }
     if (wheel.object_count == 0) {
-      fail(file.string(), "the wheel holds no ELF object");
+      fail(file.string(), "the wheel holds no ELF, Mach-O or PE object");
       return;
     }
     report_.wheels.push_back(std::move(wheel));
@@ -271,26 +273,42 @@ std::string_view to_string(AuditVerdict verdict) {
   return "unstable";
 }
 
-ObjectAudit audit_elf_image(std::span<char> image, std::string path, const ShimCatalog& catalog,
-                            const AuditOptions& options, bool abi3) {
-  ElfImports imports = read_elf_imports(image);
+namespace {
+
+// "@rpath/libtorch_cpu.dylib" -> "libtorch_cpu.dylib"; ELF sonames and PE DLL names have no directory.
+std::string_view library_file_name(std::string_view library) {
+  std::size_t slash = library.find_last_of('/');
+  return slash == std::string_view::npos ? library : library.substr(slash + 1);
+}
+
+// Whether a needed library is torch's `name` library: libNAME.so.*, libNAME.dylib, NAME.dll.
+bool is_torch_library(std::string_view library, std::string_view name) {
+  std::string_view file = library_file_name(library);
+  if (file.starts_with("lib")) file.remove_prefix(3);
+  return file.starts_with(name) && (file.size() == name.size() || file[name.size()] == '.');
+}
+
+ObjectAudit audit_imports(const BinaryImports& imports, std::string path, const ShimCatalog& catalog,
+                          const AuditOptions& options, bool abi3) {
   ObjectAudit object;
   object.path = std::move(path);
+  object.format = imports.format;
   object.machine = imports.machine;
   object.needed = imports.needed;
   for (const auto& library : imports.needed) {
     if (auto device = parse_device_library(library)) object.device.libraries.push_back(std::move(*device));
     // A CUDA extension that links its runtime statically still NEEDs torch's own device libraries.
-    for (std::string_view torch_device : {"libtorch_cuda", "libc10_cuda", "libtorch_hip", "libc10_hip"}) {
-      if (library.starts_with(torch_device)) object.device.links_torch_device_library = true;
+    for (std::string_view torch_device : {"torch_cuda", "c10_cuda", "torch_hip", "c10_hip"}) {
+      if (is_torch_library(library, torch_device)) object.device.links_torch_device_library = true;
     }
   }
   object.stripped = !imports.has_symtab;
   std::set<std::string, std::less<>> imported_names;
   // A plain C name that no rule places, in an object linked against libtorch_python, comes from
   // libtorch_python: torch's own _C module imports initModule that way.
-  bool links_libtorch = std::any_of(imports.needed.begin(), imports.needed.end(),
-                                    [](const std::string& library) { return library.starts_with("libtorch_python"); });
+  bool links_libtorch = std::any_of(imports.needed.begin(), imports.needed.end(), [](const std::string& library) {
+    return is_torch_library(library, "torch_python");
+  });
   for (const auto& symbol : imports.undefined) {
     ClassifiedSymbol classified = classify_import(symbol, catalog);
     if (links_libtorch && classified.category == SymbolCategory::Unknown && !symbol.weak &&
@@ -300,9 +318,9 @@ ObjectAudit audit_elf_image(std::span<char> image, std::string path, const ShimC
     }
     imported_names.insert(symbol.name);
     if (classified.category == SymbolCategory::StableShim) {
-      object.shims.push_back({classified.name, classified.introduced, false});
+      object.shims.push_back({classified.name, classified.introduced, false, classified.library});
     } else if (classified.category == SymbolCategory::UnstableTorch) {
-      const AllowlistEntry* entry =
+      const SuppressionEntry* entry =
           options.allowlist ? options.allowlist->match_symbol(classified.name, classified.demangled) : nullptr;
       if (entry) object.allowed.emplace_back(classified, entry->reason);
       else object.unstable.push_back(classified);
@@ -333,6 +351,19 @@ ObjectAudit audit_elf_image(std::span<char> image, std::string path, const ShimC
   }
   decide_verdict(object, options);
   return object;
+}
+
+}  // namespace
+
+std::vector<ObjectAudit> audit_binary_image(std::span<char> image, const std::string& path, const ShimCatalog& catalog,
+                                            const AuditOptions& options, bool abi3) {
+  std::vector<BinaryImports> objects = read_binary_imports(image);
+  std::vector<ObjectAudit> audits;
+  for (const auto& imports : objects) {
+    std::string object_path = imports.slice.empty() ? path : fmt::format("{}[{}]", path, imports.slice);
+    audits.push_back(audit_imports(imports, std::move(object_path), catalog, options, abi3));
+  }
+  return audits;
 }
 
 AuditReport audit_paths(const std::vector<std::filesystem::path>& inputs, const ShimCatalog& catalog,

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "audit/allowlist.h"
+#include "audit/binary_imports.h"
 #include "audit/recorded_toolkit.h"
 #include "audit/shim_catalog.h"
 #include "audit/symbol_classifier.h"
@@ -28,6 +29,7 @@ struct ShimUse {
   std::string name;
   std::optional<TorchVersion> introduced;  // nullopt: declared by no known release
   bool dynamic_lookup = false;
+  std::string library;  // the library an import is bound to (Mach-O ordinal's dylib, PE DLL); "" for dlsym
   auto operator<=>(const ShimUse&) const = default;
 };
 
@@ -75,10 +77,12 @@ struct ReleaseLoad {
   bool loads() const { return torch_symbols_fit() && device_runtime_fits(); }
 };
 
-// Everything the audit found about one ELF object.
+// Everything the audit found about one object: an ELF object, a PE image, or one architecture of a
+// Mach-O (a universal one's path ends in "[arm64]").
 struct ObjectAudit {
-  std::string path;   // a file, or "<wheel>!<entry>" for an object inside a wheel
-  std::string wheel;  // the wheel it came from, if any
+  std::string path;                         // a file, or "<wheel>!<entry>" for an object inside a wheel
+  BinaryFormat format = BinaryFormat::Elf;  // its platform: platform_of(format)
+  std::string wheel;                        // the wheel it came from, if any
   std::string machine;
   std::vector<std::string> needed;
   std::vector<ClassifiedSymbol> imports;                          // every undefined dynamic symbol, sorted by name
@@ -112,10 +116,10 @@ struct AuditFailure {
 };
 
 struct AuditReport {
-  std::vector<ObjectAudit> binaries;   // sorted by path
-  std::vector<WheelAudit> wheels;      // sorted by path
-  std::vector<AuditFailure> failures;  // objects or inputs that could not be audited, sorted by path
-  std::vector<AllowlistEntry> stale_allowlist_entries;
+  std::vector<ObjectAudit> binaries;                     // sorted by path
+  std::vector<WheelAudit> wheels;                        // sorted by path
+  std::vector<AuditFailure> failures;                    // objects or inputs that could not be audited, sorted by path
+  std::vector<SuppressionProblem> suppression_problems;  // the allowlist's stale and expired entries
 };
 
 struct AuditOptions {
@@ -137,9 +141,10 @@ AuditReport audit_paths(const std::vector<std::filesystem::path>& inputs, const 
 // `check` and the release gate share.
 ReleaseLoad assess_release_load(const ObjectAudit& object, const StoredRelease& release);
 
-// The audit of one ELF image (a file mapped, or a wheel entry inflated): exposed for tests and the
-// fuzzer. Throws ElfReadError.
-ObjectAudit audit_elf_image(std::span<char> image, std::string path, const ShimCatalog& catalog,
-                            const AuditOptions& options, bool abi3);
+// The audit of one image (a file mapped, or a wheel entry inflated), whatever its format: one
+// ObjectAudit per object in it (a universal Mach-O holds one per architecture). Exposed for tests and
+// the fuzzer. Throws BinaryReadError.
+std::vector<ObjectAudit> audit_binary_image(std::span<char> image, const std::string& path, const ShimCatalog& catalog,
+                                            const AuditOptions& options, bool abi3);
 
 }  // namespace abicheck

@@ -48,44 +48,10 @@ std::string libelf_problem() {
   return message ? message : "unknown libelf error";
 }
 
-bool is_identifier_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
 // Device code blobs are large, never hold C strings that the host looks up, and scanning them
 // would cost more than the rest of the audit.
 bool is_device_code_section(std::string_view name) {
   return name == ".nv_fatbin" || name == "__nv_relfatbin" || name == ".hip_fatbin" || name == ".nvFatBinSegment";
-}
-
-// Finds C strings that start with "aoti_torch_" or "torch_" (shim names handed to dlsym) and the
-// target marker, in one pass over a read-only data section.
-void scan_strings(std::string_view data, std::set<std::string>& candidates, std::optional<std::string>& marker) {
-  constexpr std::string_view kTorch = "torch";
-  constexpr std::string_view kAotiPrefix = "aoti_";
-  std::size_t position = 0;
-  while ((position = data.find(kTorch, position)) != std::string_view::npos) {
-    std::size_t match = position;
-    position += kTorch.size();
-    std::string_view rest = data.substr(match);
-    if (rest.starts_with(kTargetMarkerPrefix)) {
-      std::string_view value = rest.substr(kTargetMarkerPrefix.size());
-      value = value.substr(0, std::min(value.find('\0'), std::size_t{64}));
-      if (!marker) marker = std::string(value);
-      continue;
-    }
-    if (!rest.starts_with("torch_")) continue;
-    std::size_t start = match;
-    if (start >= kAotiPrefix.size() && data.substr(start - kAotiPrefix.size(), kAotiPrefix.size()) == kAotiPrefix) {
-      start -= kAotiPrefix.size();
-    }
-    if (start > 0 && data[start - 1] != '\0') continue;
-    std::size_t end = match;
-    while (end < data.size() && end - start < 256 && is_identifier_char(data[end])) ++end;
-    if (end >= data.size() || data[end] != '\0') continue;
-    candidates.emplace(data.substr(start, end - start));
-    position = end;
-  }
 }
 
 }  // namespace
@@ -94,7 +60,7 @@ bool looks_like_elf(std::span<const char> head) {
   return head.size() >= SELFMAG && std::memcmp(head.data(), ELFMAG, SELFMAG) == 0;
 }
 
-ElfImports read_elf_imports(std::span<char> image) {
+BinaryImports read_elf_imports(std::span<char> image) {
   require_libelf();
   if (image.size() < EI_NIDENT) {
     if (looks_like_elf(image)) throw ElfReadError("truncated ELF: the file ends inside the ELF identification");
@@ -137,7 +103,7 @@ ElfImports read_elf_imports(std::span<char> image) {
     throw ElfReadError(fmt::format("corrupt section name table: {}", libelf_problem()));
   }
 
-  ElfImports imports;
+  BinaryImports imports;
   imports.machine = machine_name(header.e_machine);
   Elf_Scn* dynsym = nullptr;
   Elf_Scn* versym = nullptr;
@@ -165,7 +131,7 @@ ElfImports read_elf_imports(std::span<char> image) {
         const char* name = elf_strptr(elf.get(), names_index, section_header.sh_name);
         if (name && is_device_code_section(name)) break;
         std::string_view data(image.data() + section_header.sh_offset, section_header.sh_size);
-        scan_strings(data, candidates, imports.target_marker);
+        scan_read_only_strings(data, candidates, imports.target_marker);
         break;
       }
       default: break;

@@ -1,6 +1,7 @@
 #include "audit/symbol_classifier.h"
 
 #include <cxxabi.h>
+#include <llvm/Demangle/Demangle.h>
 
 #include <array>
 #include <cctype>
@@ -17,9 +18,14 @@ constexpr std::array kSystemNamespaces = {std::string_view("std"), std::string_v
 constexpr std::array kSystemVersionPrefixes = {std::string_view("GLIBC_"), std::string_view("GLIBCXX_"),
                                                std::string_view("CXXABI_"), std::string_view("GCC_")};
 constexpr std::array kSystemLibraryPrefixes = {
-    std::string_view("libc.so"),     std::string_view("libm.so"),       std::string_view("libstdc++.so"),
+    std::string_view("libc.so"), std::string_view("libm.so"), std::string_view("libstdc++.so"),
     std::string_view("libgcc_s.so"), std::string_view("libpthread.so"), std::string_view("libdl.so"),
-    std::string_view("librt.so"),    std::string_view("ld-linux"),      std::string_view("libmvec.so")};
+    std::string_view("librt.so"), std::string_view("ld-linux"), std::string_view("libmvec.so"),
+    // macOS (dylib file names) and Windows (import DLLs: the C runtime, the C++ runtime, the kernel).
+    std::string_view("libSystem"), std::string_view("libc++"), std::string_view("libobjc"),
+    std::string_view("KERNEL32"), std::string_view("kernel32"), std::string_view("api-ms-win-"),
+    std::string_view("VCRUNTIME"), std::string_view("vcruntime"), std::string_view("MSVCP"), std::string_view("msvcp"),
+    std::string_view("ucrtbase"), std::string_view("ntdll")};
 // Symbols the toolchain's start files and C++ runtime reference without a version.
 constexpr std::array kUnversionedSystemPrefixes = {std::string_view("__gmon_start__"),
                                                    std::string_view("_ITM_"),
@@ -36,12 +42,17 @@ constexpr std::array kUnversionedSystemPrefixes = {std::string_view("__gmon_star
                                                    std::string_view("dlerror"),
                                                    std::string_view("dladdr")};
 constexpr std::array kDeviceLibraryPrefixes = {
-    std::string_view("libcuda"),       std::string_view("libcublas"),    std::string_view("libcudnn"),
-    std::string_view("libcufft"),      std::string_view("libcurand"),    std::string_view("libcusparse"),
-    std::string_view("libcusolver"),   std::string_view("libnccl"),      std::string_view("libnvrtc"),
+    std::string_view("libcuda"), std::string_view("libcublas"), std::string_view("libcudnn"),
+    std::string_view("libcufft"), std::string_view("libcurand"), std::string_view("libcusparse"),
+    std::string_view("libcusolver"), std::string_view("libnccl"), std::string_view("libnvrtc"),
     std::string_view("libnvToolsExt"), std::string_view("libnvJitLink"), std::string_view("libcupti"),
-    std::string_view("libamdhip64"),   std::string_view("librocblas"),   std::string_view("libhipblas"),
-    std::string_view("libMIOpen"),     std::string_view("libroctx")};
+    std::string_view("libamdhip64"), std::string_view("librocblas"), std::string_view("libhipblas"),
+    std::string_view("libMIOpen"), std::string_view("libroctx"),
+    // Windows names the CUDA DLLs without "lib": cudart64_12.dll, cublas64_12.dll.
+    std::string_view("cudart64_"), std::string_view("cublas64_"), std::string_view("cublasLt64_"),
+    std::string_view("cudnn64_"), std::string_view("cufft64_"), std::string_view("curand64_"),
+    std::string_view("cusparse64_"), std::string_view("cusolver64_"), std::string_view("nvrtc64_"),
+    std::string_view("nvJitLink_"), std::string_view("nvToolsExt64_")};
 constexpr std::array kDeviceSymbolPrefixes = {
     std::string_view("cuda"),  std::string_view("__cuda"),  std::string_view("cublas"),   std::string_view("cudnn"),
     std::string_view("cufft"), std::string_view("curand"),  std::string_view("cusparse"), std::string_view("cusolver"),
@@ -176,7 +187,31 @@ std::string outermost_namespace(std::string_view mangled) {
   return "(unparsed)";
 }
 
+namespace {
+
+// The outermost namespace of the qualified name that MSVC-demangled text starts with (printed
+// without access, calling convention, return and variable types): "c10::detail::torchCheckFail(...)"
+// -> "c10"; "(global)" for a name outside any namespace.
+std::string msvc_outermost_namespace(std::string_view demangled) {
+  std::size_t end = demangled.find_first_of(":(<` ");
+  if (end == std::string_view::npos || end == 0 || demangled.substr(end, 2) != "::") return "(global)";
+  return std::string(demangled.substr(0, end));
+}
+
+std::string msvc_demangle(std::string_view name) {
+  int status = 0;
+  auto flags =
+      static_cast<llvm::MSDemangleFlags>(llvm::MSDF_NoAccessSpecifier | llvm::MSDF_NoCallingConvention |
+                                         llvm::MSDF_NoReturnType | llvm::MSDF_NoMemberType | llvm::MSDF_NoVariableType);
+  std::unique_ptr<char, decltype(&std::free)> text(
+      llvm::microsoftDemangle(std::string(name).c_str(), nullptr, nullptr, nullptr, &status, flags), &std::free);
+  return status == 0 && text ? std::string(text.get()) : std::string(name);
+}
+
+}  // namespace
+
 std::string demangle(std::string_view name) {
+  if (name.starts_with('?')) return msvc_demangle(name);
   if (!name.starts_with("_Z")) return std::string(name);
   int status = 0;
   std::unique_ptr<char, decltype(&std::free)> text(
@@ -190,9 +225,10 @@ bool is_limited_python_api(std::string_view name) {
 }
 
 ClassifiedSymbol classify_import(const ImportedSymbol& symbol, const ShimCatalog& catalog) {
-  ClassifiedSymbol result{symbol.name,    demangle(symbol.name), SymbolCategory::Unknown,
-                          symbol.library, std::nullopt,          ""};
-  std::string space = outermost_namespace(symbol.name);
+  ClassifiedSymbol result{symbol.name, demangle(symbol.name), SymbolCategory::Unknown, symbol.library, std::nullopt,
+                          "",          symbol.library};
+  std::string space =
+      symbol.name.starts_with('?') ? msvc_outermost_namespace(result.demangled) : outermost_namespace(symbol.name);
   if (!space.empty()) result.group = space;
   if (is_one_of(space, kTorchNamespaces) || space == "(global: THP)") {
     result.category = SymbolCategory::UnstableTorch;
@@ -223,7 +259,7 @@ ClassifiedSymbol classify_import(const ImportedSymbol& symbol, const ShimCatalog
               std::isupper(static_cast<unsigned char>(symbol.name[2])))) {
     result.category = SymbolCategory::DeviceRuntime;
   } else if (symbol.name.starts_with("Py") || symbol.name.starts_with("_Py") ||
-             symbol.library.starts_with("libpython")) {
+             symbol.library.starts_with("libpython") || symbol.library.starts_with("python")) {
     result.category = SymbolCategory::PythonCApi;
     result.group = "python";
   }

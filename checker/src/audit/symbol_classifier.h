@@ -30,6 +30,9 @@ struct ClassifiedSymbol {
   std::string group;
   std::optional<TorchVersion> introduced;  // stable shims: the release that introduced it
   std::string backend;                     // stable shims only on one backend: "USE_CUDA"
+  // The library the import is bound to (ImportedSymbol::library): an ELF version requirement's file,
+  // the dylib of a Mach-O two-level-namespace ordinal, a PE import DLL; empty when unknown.
+  std::string library;
 };
 
 // Classifies one undefined dynamic symbol. A shim-shaped C name that no baseline declares is

@@ -7,7 +7,7 @@
 #include <cctype>
 #include <sstream>
 
-#include "audit/elf_reader.h"
+#include "audit/binary_imports.h"
 
 namespace abicheck {
 namespace {
@@ -240,12 +240,12 @@ void WheelReader::apply_file_name_tags(const std::string& file_name) {
   }
 }
 
-void WheelReader::for_each_elf_entry(const std::function<void(const std::string&, std::span<char>)>& visit) {
+void WheelReader::for_each_binary_entry(const std::function<void(const std::string&, std::span<char>)>& visit) {
   zip_int64_t count = zip_get_num_entries(archive_.get(), 0);
   for (zip_int64_t index = 0; index < count; ++index) {
     std::string name = zip_get_name(archive_.get(), index, 0);
     if (name.ends_with('/')) continue;
-    if (!looks_like_elf(read_entry(index, 4))) continue;
+    if (!binary_format_of(read_entry(index, 8))) continue;
     std::vector<char> bytes = read_entry(index, limits_.max_entry_bytes);
     visit(name, bytes);
   }

@@ -65,9 +65,9 @@ class WheelReader {
   // recorded toolkit from a local label of its version when the wheel's files record none.
   void apply_file_name_tags(const std::string& file_name);
 
-  // Calls visit for each entry whose content starts with the ELF magic, in archive order, with the
-  // inflated bytes (valid during the call only).
-  void for_each_elf_entry(const std::function<void(const std::string& name, std::span<char> bytes)>& visit);
+  // Calls visit for each entry whose content starts with an ELF, Mach-O or PE magic, in archive order,
+  // with the inflated bytes (valid during the call only).
+  void for_each_binary_entry(const std::function<void(const std::string& name, std::span<char> bytes)>& visit);
 
  private:
   WheelReader(zip* archive, WheelLimits limits);

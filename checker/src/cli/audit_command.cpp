@@ -26,7 +26,7 @@ struct AuditCommandOptions {
 ExitCode run_audit(const AuditCommandOptions& options, const CommonOptions& common) {
   ShimCatalog catalog = ShimCatalog::load_directory(baselines_or_default(options.baselines));
   std::optional<Allowlist> allowlist;
-  if (options.allowlist) allowlist = Allowlist::load(*options.allowlist);
+  if (options.allowlist) allowlist = Allowlist::load(*options.allowlist, suppression_today());
   AuditOptions audit_options;
   if (options.target) audit_options.target = TorchVersion::parse(*options.target).minor_release();
   if (allowlist) audit_options.allowlist = &*allowlist;
@@ -55,7 +55,9 @@ void add_audit_command(CLI::App& app, const CommonOptions& common, CommandAction
       ->required();
   audit->add_option("--target", options->target,
                     "the oldest torch the binaries must load on (overrides markers and Requires-Dist)");
-  audit->add_option("--allowlist", options->allowlist, "TOML file of accepted unstable symbols and objects");
+  audit->add_option("--allowlist", options->allowlist,
+                    "TOML file of accepted unstable symbols and objects, each with a reason and an optional expiry "
+                    "(docs/suppressions.md)");
   add_baselines_option(audit, options->baselines);
   add_output_options(audit, options->outputs);
   audit->add_flag("-v,--verbose", options->verbose, "list every import with its category");

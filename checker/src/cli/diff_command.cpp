@@ -28,20 +28,23 @@ void add_diff_command(CLI::App& app, const CommonOptions& common, CommandAction&
   command->add_option("old", options->old_spec, "a release (2.10), a baseline directory, or a torch dir / header tree")
       ->required();
   command->add_option("new", options->new_spec, "the same kinds of operand")->required();
-  command->add_option("--suppressions", options->suppressions, "TOML file of accepted changes with their reasons");
+  command->add_option(
+      "--suppressions", options->suppressions,
+      "TOML file of accepted changes, each with a reason and an optional expiry (docs/suppressions.md)");
   add_baselines_option(command, options->baselines);
   add_output_options(command, options->outputs);
   command->add_flag("--all", options->show_compatible, "also list compatible additions one by one");
   command->add_flag("--bench", options->bench, "print how long the comparison took");
   command->callback([&action, &common, options] {
     action = [&common, options] {
-      std::vector<Suppression> suppressions;
-      if (options->suppressions) suppressions = load_suppressions(*options->suppressions);
+      std::optional<SuppressionFile> suppressions;
+      if (options->suppressions) suppressions = load_suppressions(*options->suppressions, suppression_today());
       ReleaseHistory history = ReleaseHistory::open(baselines_or_default(options->baselines));
       ReleaseBaseline old_baseline = obtain_baseline(options->old_spec, common.store_root, history);
       ReleaseBaseline new_baseline = obtain_baseline(options->new_spec, common.store_root, history);
       auto start = std::chrono::steady_clock::now();
-      AbiDiff diff = diff_baselines(old_baseline, new_baseline, suppressions, options->old_spec, options->new_spec);
+      AbiDiff diff = diff_baselines(old_baseline, new_baseline, suppressions ? &*suppressions : nullptr,
+                                    options->old_spec, options->new_spec);
       double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
       nlohmann::json document = new_report_document(

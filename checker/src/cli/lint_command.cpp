@@ -7,6 +7,7 @@
 
 #include "cli/command.h"
 #include "lint/lint_runs.h"
+#include "lint/lint_suppressions.h"
 #include "report/lint_render.h"
 #include "report/report_document.h"
 
@@ -22,12 +23,20 @@ struct LintOptions {
   fs::path root;
   fs::path baselines;
   ReportOutputs outputs;
+  std::optional<fs::path> suppressions;
   fs::path inventory;  // lint headers: an inventory already collected from the headers
   bool stamp_baseline = false;
 };
 
-ExitCode finish_lint(std::string_view command, const LintRun& run, const LintOptions& options,
-                     std::chrono::steady_clock::time_point started) {
+// Read before the lint runs, so that a bad file stops the command before minutes of parsing.
+std::optional<SuppressionFile> read_suppressions(const LintOptions& options) {
+  if (!options.suppressions) return std::nullopt;
+  return load_lint_suppressions(*options.suppressions, suppression_today());
+}
+
+ExitCode finish_lint(std::string_view command, LintRun run, std::optional<SuppressionFile> suppressions,
+                     const LintOptions& options, std::chrono::steady_clock::time_point started) {
+  if (suppressions) apply_lint_suppressions(*suppressions, run.report);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   for (const auto& note : run.notes) std::cerr << "lint: note: " << note << "\n";
   const LintReport& report = run.report;
@@ -45,20 +54,31 @@ ExitCode finish_lint(std::string_view command, const LintRun& run, const LintOpt
 
 ExitCode run_lint_extension(const CommonOptions& common, const LintOptions& options) {
   auto started = std::chrono::steady_clock::now();
+  std::optional<SuppressionFile> suppressions = read_suppressions(options);
   ReleaseStore store = open_store(common);
   ResolvedRelease build = store.resolve(options.torch.empty() ? "newest" : options.torch);
   ExtensionLintRequest request{options.path, std::nullopt, options.root, baselines_or_default(options.baselines)};
   if (options.target) request.target = TorchVersion::parse(*options.target);
-  return finish_lint("lint extension", lint_extension(store, build, request), options, started);
+  return finish_lint("lint extension", lint_extension(store, build, request), std::move(suppressions), options,
+                     started);
 }
 
 ExitCode run_lint_headers(const CommonOptions& common, const LintOptions& options) {
   auto started = std::chrono::steady_clock::now();
+  std::optional<SuppressionFile> suppressions = read_suppressions(options);
   ReleaseStore store = open_store(common);
   HeaderLintRequest request{options.torch, std::nullopt, baselines_or_default(options.baselines),
                             options.stamp_baseline};
   if (!options.inventory.empty()) request.inventory = load_inventory(options.inventory);
-  return finish_lint("lint headers", lint_headers(store, request), options, started);
+  return finish_lint("lint headers", lint_headers(store, request), std::move(suppressions), options, started);
+}
+
+void add_suppressions_option(CLI::App* command, std::optional<fs::path>& path) {
+  command
+      ->add_option("--suppressions", path,
+                   "TOML file of accepted findings ([[finding]] rule, file glob), each with a reason and an optional "
+                   "expiry (docs/suppressions.md)")
+      ->check(CLI::ExistingFile);
 }
 
 }  // namespace
@@ -80,6 +100,7 @@ void add_lint_command(CLI::App& app, const CommonOptions& common, CommandAction&
                    "the project's root: its files are the ones linted (default: the directory given, or the "
                    "project of the compile_commands.json)")
       ->check(CLI::ExistingDirectory);
+  add_suppressions_option(extension, options->suppressions);
   add_baselines_option(extension, options->baselines);
   add_output_options(extension, options->outputs);
   extension->callback(
@@ -97,6 +118,7 @@ void add_lint_command(CLI::App& app, const CommonOptions& common, CommandAction&
   headers->add_flag("--stamp-baseline", options->stamp_baseline,
                     "collect the inventory, and when it equals the committed <baselines>/<release>/inventory.json, "
                     "record these headers' hash beside it (inventory.source.json) so that later runs reuse it");
+  add_suppressions_option(headers, options->suppressions);
   add_baselines_option(headers, options->baselines);
   add_output_options(headers, options->outputs);
   headers->callback(

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/suppression_file.h"
 #include "core/torch_version.h"
 
 namespace abicheck {
@@ -31,7 +32,6 @@ enum class ChangeKind {
   MacroValueChanged,
   ExportRemoved,
   DeclaredNotExported,
-  StaleSuppression,
   // Operator schemas (the dispatcher's operators, called by name through torch_call_dispatcher).
   OperatorRemoved,
   OverloadRemoved,
@@ -70,7 +70,8 @@ struct AbiChange {
 struct AbiDiff {
   TorchVersion old_release;
   TorchVersion new_release;
-  std::vector<AbiChange> changes;  // sorted by (name, kind)
+  std::vector<AbiChange> changes;                        // sorted by (name, kind)
+  std::vector<SuppressionProblem> suppression_problems;  // the --suppressions file's stale and expired entries
 };
 
 }  // namespace abicheck

@@ -10,10 +10,11 @@ namespace abicheck {
 
 // The whole comparison of two baselines: the inventories (guards, backends, enums, exports),
 // libabigail's comparison of the ABI models (signatures and layouts) and, when both sides have them,
-// the operator schemas; suppressions applied, sorted.
+// the operator schemas; suppressions applied (their stale and expired entries in
+// AbiDiff::suppression_problems), sorted.
 // The origins name the baselines in error messages.
 AbiDiff diff_baselines(const ReleaseBaseline& old_baseline, const ReleaseBaseline& new_baseline,
-                       const std::vector<Suppression>& suppressions = {}, const std::string& old_origin = "OLD",
+                       SuppressionFile* suppressions = nullptr, const std::string& old_origin = "OLD",
                        const std::string& new_origin = "NEW");
 
 }  // namespace abicheck

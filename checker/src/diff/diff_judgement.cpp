@@ -14,8 +14,14 @@ Judgement judge_diff(const AbiDiff& diff) {
          .where = fmt::format("{} ({} -> {})", change.name, diff.old_release.to_string(), diff.new_release.to_string()),
          .message = change.detail});
   }
-  judgement.lines.push_back(fmt::format("diff {} -> {}: {} changes, {} breaking", diff.old_release.to_string(),
-                                        diff.new_release.to_string(), diff.changes.size(), judgement.findings.size()));
+  std::size_t breaking = judgement.findings.size();
+  for (const auto& problem : diff.suppression_problems)
+    judgement.findings.push_back(suppression_finding(problem, "diff"));
+  judgement.lines.push_back(fmt::format(
+      "diff {} -> {}: {} changes, {} breaking{}", diff.old_release.to_string(), diff.new_release.to_string(),
+      diff.changes.size(), breaking,
+      diff.suppression_problems.empty() ? ""
+                                        : fmt::format(", {} suppressions to fix", diff.suppression_problems.size())));
   return judgement;
 }
 

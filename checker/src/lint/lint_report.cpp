@@ -24,8 +24,15 @@ Judgement judge_lint(const LintReport& report, const std::filesystem::path& disp
          .line = d.where.line,
          .column = d.where.column});
   }
+  for (const auto& problem : report.suppression_problems)
+    judgement.findings.push_back(suppression_finding(problem, "lint"));
   auto errors = std::ranges::count(report.diagnostics, LintSeverity::Error, &LintDiagnostic::severity);
-  judgement.lines.push_back(fmt::format("lint: {} diagnostics, {} errors", report.diagnostics.size(), errors));
+  judgement.lines.push_back(
+      fmt::format("lint: {} diagnostics, {} errors{}{}", report.diagnostics.size(), errors,
+                  report.suppressed.empty() ? "" : fmt::format(", {} suppressed", report.suppressed.size()),
+                  report.suppression_problems.empty()
+                      ? ""
+                      : fmt::format(", {} suppressions to fix", report.suppression_problems.size())));
   return judgement;
 }
 

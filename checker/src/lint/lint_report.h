@@ -1,9 +1,12 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "core/finding.h"
+#include "core/suppression_file.h"
 #include "lint/lint_rule.h"
 
 namespace abicheck {
@@ -11,7 +14,11 @@ namespace abicheck {
 // What one lint run found, with the rules that ran (SARIF lists them even when they found nothing).
 struct LintReport {
   std::vector<LintRule> rules;
-  std::vector<LintDiagnostic> diagnostics;  // sorted (DiagnosticSink::take_sorted)
+  std::vector<LintDiagnostic> diagnostics;  // sorted (DiagnosticSink::take_sorted); not the suppressed ones
+  // Diagnostics a --suppressions entry accepted, with its reason, and that file's stale and expired
+  // entries (lint_suppressions.h).
+  std::vector<std::pair<LintDiagnostic, std::string>> suppressed;
+  std::vector<SuppressionProblem> suppression_problems;
 };
 
 // The lint's verdict: every diagnostic is a finding of its rule's severity, so error diagnostics

@@ -6,6 +6,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "report/suppression_render.h"
+
 namespace abicheck {
 namespace {
 
@@ -103,7 +105,10 @@ std::string device_text(const DeviceNeeds& device) {
 nlohmann::json binary_json(const ObjectAudit& object) {
   nlohmann::json unstable = nlohmann::json::array();
   for (const auto& symbol : object.unstable) {
-    unstable.push_back({{"name", symbol.name}, {"demangled", symbol.demangled}, {"namespace", symbol.group}});
+    unstable.push_back({{"name", symbol.name},
+                        {"demangled", symbol.demangled},
+                        {"namespace", symbol.group},
+                        {"library", symbol.library}});
   }
   nlohmann::json allowed = nlohmann::json::array();
   for (const auto& [symbol, reason] : object.allowed) {
@@ -113,7 +118,8 @@ nlohmann::json binary_json(const ObjectAudit& object) {
   for (const auto& shim : object.shims) {
     shims.push_back({{"name", shim.name},
                      {"since", optional_version(shim.introduced)},
-                     {"use", shim.dynamic_lookup ? "dlsym" : "import"}});
+                     {"use", shim.dynamic_lookup ? "dlsym" : "import"},
+                     {"library", shim.library}});
   }
   nlohmann::json releases = nlohmann::json::array();
   for (const auto& load : object.loads) releases.push_back(release_load_json(load));
@@ -132,6 +138,8 @@ nlohmann::json binary_json(const ObjectAudit& object) {
       {"declared_target",
        object.declared_target ? nlohmann::json(object.declared_target->version.to_string()) : nullptr},
       {"declared_target_source", object.declared_target ? nlohmann::json(object.declared_target->source) : nullptr},
+      {"format", to_string(object.format)},
+      {"platform", platform_of(object.format)},
       {"machine", object.machine},
       {"stripped", object.stripped},
       {"needed", object.needed},
@@ -168,19 +176,20 @@ nlohmann::json audit_section(const AuditReport& report) {
   nlohmann::json failures = nlohmann::json::array();
   for (const auto& failure : report.failures)
     failures.push_back({{"path", failure.path}, {"problem", failure.problem}});
-  nlohmann::json stale = nlohmann::json::array();
-  for (const auto& entry : report.stale_allowlist_entries) {
-    stale.push_back({{"pattern", entry.pattern}, {"line", entry.line}, {"reason", entry.reason}});
-  }
-  nlohmann::json document = {
-      {"binaries", binaries}, {"wheels", wheels}, {"errors", failures}, {"stale_allowlist_entries", stale}};
+  nlohmann::json document = {{"binaries", binaries},
+                             {"wheels", wheels},
+                             {"errors", failures},
+                             {"suppression_problems", suppression_problems_json(report.suppression_problems)}};
   return document;
 }
 
 std::string render_audit_text(const AuditReport& report, bool verbose) {
   std::string out;
   for (const auto& object : report.binaries) {
-    out += fmt::format("{}: {}\n", object.path, to_string(object.verdict));
+    out += fmt::format("{}: {}{}\n", object.path, to_string(object.verdict),
+                       object.format == BinaryFormat::Elf ? ""
+                                                          : fmt::format(" ({} {}, {})", platform_of(object.format),
+                                                                        object.machine, to_string(object.format)));
     out += fmt::format("  min torch {} (to load: {}), declared target {}\n",
                        object.min_torch ? object.min_torch->to_string() : "-",
                        object.min_torch_to_load ? object.min_torch_to_load->to_string() : "-",
@@ -225,9 +234,7 @@ std::string render_audit_text(const AuditReport& report, bool verbose) {
                     to_string(wheel.verdict), wheel.object_count, wheel.min_torch ? wheel.min_torch->to_string() : "-",
                     describe_declared(wheel.declared_target), wheel.abi3 ? ", abi3" : "");
   }
-  for (const auto& entry : report.stale_allowlist_entries) {
-    out += fmt::format("stale allowlist entry (line {}): '{}' matches nothing; remove it\n", entry.line, entry.pattern);
-  }
+  out += render_suppression_problems_text(report.suppression_problems);
   std::map<AuditVerdict, int> counts;
   for (const auto& object : report.binaries) ++counts[object.verdict];
   out += fmt::format(

@@ -11,12 +11,12 @@ namespace abicheck {
 // {"binaries":[{"path","wheel","verdict","min_torch","min_torch_to_load","declared_target",...,
 //   "unstable_symbols","shim_symbols",...,"device":{"toolkit","libraries","recorded"},
 //   "releases":[{"release","runtime","claimed","loads",...}]}],"wheels":[...],"errors":[...],
-//   "stale_allowlist_entries":[...]}.
+//   "suppression_problems":[...]} (report/suppression_render.h).
 nlohmann::json audit_section(const AuditReport& report);
 
 // What `audit` prints: per binary its verdict, minimum torch, shims by release, device runtime, whether
 // it loads into each stored release, and unstable imports (all of them with verbose), then the wheels,
-// the stale allowlist entries and the counts.
+// the allowlist's stale and expired entries and the counts.
 std::string render_audit_text(const AuditReport& report, bool verbose);
 
 }  // namespace abicheck

@@ -5,6 +5,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "report/suppression_render.h"
+
 namespace abicheck {
 
 nlohmann::json diff_section(const AbiDiff& diff) {
@@ -17,7 +19,10 @@ nlohmann::json diff_section(const AbiDiff& diff) {
     if (!change.suppressed_because.empty()) item["suppressed"] = change.suppressed_because;
     changes.push_back(std::move(item));
   }
-  return {{"old", diff.old_release.to_string()}, {"new", diff.new_release.to_string()}, {"changes", changes}};
+  return {{"old", diff.old_release.to_string()},
+          {"new", diff.new_release.to_string()},
+          {"changes", changes},
+          {"suppression_problems", suppression_problems_json(diff.suppression_problems)}};
 }
 
 std::string render_diff_text(const AbiDiff& diff, bool show_compatible) {
@@ -36,6 +41,7 @@ std::string render_diff_text(const AbiDiff& diff, bool show_compatible) {
   text += fmt::format("torch {} -> {}: {} breaking, {} needing review, {} compatible\n", diff.old_release.to_string(),
                       diff.new_release.to_string(), counts[Verdict::Breaking], counts[Verdict::NeedsReview],
                       counts[Verdict::Compatible]);
+  text += render_suppression_problems_text(diff.suppression_problems);
   return text;
 }
 

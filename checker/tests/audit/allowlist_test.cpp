@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "audit/audit_fixture_support.h"
+#include "support/scoped_today.h"
 
 namespace abicheck::testing {
 namespace {
@@ -65,14 +66,39 @@ reason = "was used by an op that has since been ported"
 )");
   AuditRun run = run_audit_json({object->string(), "--allowlist", allowlist.string()});
   EXPECT_EQ(run.exit_code, 1) << run.output;
-  ASSERT_EQ(run.report["stale_allowlist_entries"].size(), 1u) << run.output;
-  EXPECT_EQ(run.report["stale_allowlist_entries"][0]["pattern"], "_ZN3c1010TensorImpl*");
-  EXPECT_EQ(run.report["stale_allowlist_entries"][0]["line"], 5);
+  ASSERT_EQ(run.report["suppression_problems"].size(), 1u) << run.output;
+  EXPECT_EQ(run.report["suppression_problems"][0]["kind"], "stale");
+  EXPECT_EQ(run.report["suppression_problems"][0]["entry"], "[[symbol]] name = \"_ZN3c1010TensorImpl*\"");
+  EXPECT_EQ(run.report["suppression_problems"][0]["line"], 5);
+  EXPECT_EQ(run.report["suppression_problems"][0]["file"], allowlist.string());
   // The stale entry is the audit's own finding, so `report` on the document exits 1 too (run_cli
   // runs it; the verdict says why).
   ASSERT_EQ(run.document["verdict"]["findings"].size(), 1u) << run.document.dump(2);
-  EXPECT_EQ(run.document["verdict"]["findings"][0]["kind"], "stale-allowlist-entry");
+  EXPECT_EQ(run.document["verdict"]["findings"][0]["kind"], "stale-suppression");
   EXPECT_EQ(run.document["verdict"]["exit_code"], 1);
+}
+
+TEST(AuditAllowlist, AnExpiredEntryAcceptsNothingAndIsAFinding) {
+  std::string why;
+  auto object = negative_control(why);
+  if (!object) GTEST_SKIP() << why;
+  auto allowlist = write_allowlist("allow_expired.toml", R"([[object]]
+path = "unstable_aten-*.so"
+reason = "the negative control, until the port lands"
+expires = 2026-01-31
+)");
+  ScopedToday today("2026-02-01");
+  AuditRun run = run_audit_json({object->string(), "--allowlist", allowlist.string()});
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  EXPECT_EQ(run.report["binaries"][0]["verdict"], "unstable") << run.output;
+  ASSERT_EQ(run.report["suppression_problems"].size(), 1u) << run.output;
+  EXPECT_EQ(run.report["suppression_problems"][0]["kind"], "expired");
+  EXPECT_EQ(run.report["suppression_problems"][0]["expires"], "2026-01-31");
+  bool expired_finding = false;
+  for (const auto& finding : run.document["verdict"]["findings"]) {
+    expired_finding |= finding["kind"] == "expired-suppression" && finding["line"] == 1;
+  }
+  EXPECT_TRUE(expired_finding) << run.document.dump(2);
 }
 
 TEST(AuditAllowlist, AnEntryWithoutReasonIsAToolError) {

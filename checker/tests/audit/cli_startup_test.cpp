@@ -11,7 +11,7 @@ namespace {
 
 TEST(CliStartup, DoesNotLinkLibclangOrLibllvm) {
   MappedFile cli(TORCH_ABI_CHECK_CLI);
-  ElfImports imports = read_elf_imports(cli.bytes());
+  BinaryImports imports = read_elf_imports(cli.bytes());
   ASSERT_FALSE(imports.needed.empty());
   for (const auto& library : imports.needed) {
     EXPECT_EQ(library.find("libclang"), std::string::npos) << library;

@@ -3,15 +3,18 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "core/project_paths.h"
 #include "core/scoped_temp_dir.h"
 #include "support/cli.h"
+#include "support/scoped_today.h"
 
 namespace abicheck {
 namespace {
 
 using testing::run_cli;
+using testing::ScopedToday;
 
 const std::filesystem::path kDiffFixtures = std::filesystem::path(TORCH_ABI_CHECK_FIXTURES) / "diff";
 
@@ -52,15 +55,51 @@ reason = "fixed long ago"
   ProcessResult result =
       run_cli({"diff", fixture("signature_changed/old"), fixture("signature_changed/new"), "--suppressions",
                (work.path() / "accepted.toml").string(), "--json", json_path.string()});
-  EXPECT_EQ(result.exit_code, 0) << result.output;
-  auto report = nlohmann::json::parse(std::ifstream(json_path)).at("diffs").at(0);
-  bool suppressed = false, stale = false;
+  // The stale entry is a finding at its line; the accepted change is not.
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  auto document = nlohmann::json::parse(std::ifstream(json_path));
+  auto report = document.at("diffs").at(0);
+  bool suppressed = false;
   for (const auto& change : report.at("changes")) {
     suppressed |= change.at("name") == "torch_from_blob" && change.contains("suppressed");
-    stale |= change.at("name") == "aoti_torch_no_longer_changes" && change.at("kind") == "stale-suppression";
   }
   EXPECT_TRUE(suppressed);
-  EXPECT_TRUE(stale);
+  ASSERT_EQ(report.at("suppression_problems").size(), 1u) << report.dump(2);
+  EXPECT_EQ(report["suppression_problems"][0]["kind"], "stale");
+  EXPECT_EQ(report["suppression_problems"][0]["line"], 6);
+  ASSERT_EQ(document["verdict"]["findings"].size(), 1u) << document.dump(2);
+  EXPECT_EQ(document["verdict"]["findings"][0]["kind"], "stale-suppression");
+  EXPECT_EQ(document["verdict"]["findings"][0]["line"], 6);
+}
+
+TEST(DiffCli, AnExpiredSuppressionAcceptsNothingAndIsAFinding) {
+  ScopedTempDir work("diff-suppress-expired");
+  write_text(work.path() / "expired.toml", R"([[suppress]]
+name = "torch_from_blob"
+reason = "changed during 2.11 development, before any release shipped it"
+expires = 2026-03-31
+)");
+  auto json_path = work.path() / "diff.json";
+  ScopedToday today("2026-04-01");
+  ProcessResult result =
+      run_cli({"diff", fixture("signature_changed/old"), fixture("signature_changed/new"), "--suppressions",
+               (work.path() / "expired.toml").string(), "--json", json_path.string()});
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  auto document = nlohmann::json::parse(std::ifstream(json_path));
+  std::set<std::string> kinds;
+  for (const auto& finding : document["verdict"]["findings"]) kinds.insert(finding.at("kind"));
+  EXPECT_EQ(kinds, (std::set<std::string>{"signature-changed", "expired-suppression"})) << document.dump(2);
+  auto problem = document["diffs"][0]["suppression_problems"][0];
+  EXPECT_EQ(problem["kind"], "expired");
+  EXPECT_EQ(problem["expires"], "2026-03-31");
+  EXPECT_EQ(problem["line"], 1);
+
+  // The day before it expires, the same file accepts the change.
+  ScopedToday earlier("2026-03-31");
+  EXPECT_EQ(run_cli({"diff", fixture("signature_changed/old"), fixture("signature_changed/new"), "--suppressions",
+                     (work.path() / "expired.toml").string()})
+                .exit_code,
+            0);
 }
 
 TEST(DiffCli, SuppressionWithoutReasonIsAToolError) {
@@ -69,7 +108,7 @@ TEST(DiffCli, SuppressionWithoutReasonIsAToolError) {
   ProcessResult result = run_cli({"diff", fixture("signature_changed/old"), fixture("signature_changed/new"),
                                   "--suppressions", (work.path() / "bad.toml").string()});
   EXPECT_EQ(result.exit_code, 2);
-  EXPECT_NE(result.output.find("'reason' is missing"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("bad.toml:1: [[suppress]]: needs a reason"), std::string::npos) << result.output;
 }
 
 TEST(DiffCliBadInput, HeaderThatDoesNotParseIsOneErrorLineAndNoReport) {

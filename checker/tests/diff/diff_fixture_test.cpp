@@ -1,15 +1,17 @@
 // One test per planted change under fixtures/diff/<case>/: old/ and new/ are header trees, and
 // expected.json beside them lists the changes the diff must report, with their verdicts. A case may
-// also carry a suppressions.toml, passed to the diff as `--suppressions` would pass it. An operator
-// case (operators_*) has an operators.txt on each side instead of a header tree: a header tree has no
-// Python to list operators, so those cases compare the two operator baselines. Every kind of change
-// must be planted by at least one case.
+// also carry a suppressions.toml, passed to the diff as `--suppressions` would pass it (on a fixed
+// day, kFixtureToday), and then lists in "suppression_problems" the entries that are stale or expired.
+// An operator case (operators_*) has an operators.txt on each side instead of a header tree: a header
+// tree has no Python to list operators, so those cases compare the two operator baselines. Every kind
+// of change must be planted by at least one case.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -62,23 +64,27 @@ std::filesystem::path prepare_tree(const std::filesystem::path& fixture, const s
   return copy;
 }
 
-std::vector<Suppression> fixture_suppressions(const std::filesystem::path& fixture) {
+constexpr CalendarDay kFixtureToday{2026, 6, 1};
+
+std::optional<SuppressionFile> fixture_suppressions(const std::filesystem::path& fixture) {
   std::filesystem::path path = fixture / "suppressions.toml";
-  if (!std::filesystem::exists(path)) return {};
-  return load_suppressions(path);
+  if (!std::filesystem::exists(path)) return std::nullopt;
+  return load_suppressions(path, kFixtureToday);
 }
 
-AbiDiff diff_fixture(const std::filesystem::path& fixture, const ScopedTempDir& work) {
+AbiDiff diff_fixture(const std::filesystem::path& fixture, const ScopedTempDir& work, SuppressionFile* suppressions) {
   if (std::filesystem::exists(fixture / "old" / kOperatorsFile)) {
     OperatorSchemas old_schemas = load_operator_schemas(fixture / "old" / kOperatorsFile);
     OperatorSchemas new_schemas = load_operator_schemas(fixture / "new" / kOperatorsFile);
     AbiDiff diff{old_schemas.release, new_schemas.release, compare_operator_schemas(old_schemas, new_schemas)};
-    apply_suppressions(fixture_suppressions(fixture), diff.changes);
+    if (suppressions) {
+      apply_suppressions(*suppressions, diff.changes);
+      diff.suppression_problems = suppressions->problems();
+    }
     return diff;
   }
   return diff_baselines(obtain_baseline(prepare_tree(fixture, "old", work).string(), {}),
-                        obtain_baseline(prepare_tree(fixture, "new", work).string(), {}),
-                        fixture_suppressions(fixture));
+                        obtain_baseline(prepare_tree(fixture, "new", work).string(), {}), suppressions);
 }
 
 class DiffFixture : public ::testing::TestWithParam<std::string> {};
@@ -87,7 +93,8 @@ TEST_P(DiffFixture, ReportsThePlantedChangeWithItsVerdict) {
   std::filesystem::path fixture = kDiffFixtures / GetParam();
   auto expected = read_expected(GetParam());
   ScopedTempDir work("diff-fixture");
-  AbiDiff diff = diff_fixture(fixture, work);
+  std::optional<SuppressionFile> suppressions = fixture_suppressions(fixture);
+  AbiDiff diff = diff_fixture(fixture, work, suppressions ? &*suppressions : nullptr);
 
   std::set<std::pair<std::string, std::string>> expected_keys;
   for (const auto& item : expected.at("changes")) {
@@ -115,6 +122,12 @@ TEST_P(DiffFixture, ReportsThePlantedChangeWithItsVerdict) {
     EXPECT_TRUE(expected_keys.contains({change.name, std::string(to_string(change.kind))}))
         << "unexpected " << to_string(change.kind) << " of " << change.name << ": " << change.detail;
   }
+  std::vector<std::pair<std::string, int>> problems, expected_problems;
+  for (const auto& problem : diff.suppression_problems) problems.emplace_back(problem.kind_name(), problem.line);
+  for (const auto& item : expected.value("suppression_problems", nlohmann::json::array())) {
+    expected_problems.emplace_back(item.at("kind"), item.at("line"));
+  }
+  EXPECT_EQ(problems, expected_problems);
   EXPECT_EQ(static_cast<int>(judge_diff(diff).exit_code()), expected.at("exit").get<int>());
 }
 

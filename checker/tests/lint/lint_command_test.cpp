@@ -8,6 +8,7 @@
 
 #include "core/process.h"
 #include "lint/extension/extension_rules.h"
+#include "support/cli.h"
 
 namespace abicheck {
 namespace {
@@ -117,6 +118,24 @@ TEST_F(LintCommandTest, SarifReportValidatesAgainstTheSarif210Schema) {
   EXPECT_EQ(document["runs"][0]["results"].size(), planted);
   EXPECT_GE(planted, 2u);
   EXPECT_EQ(document["runs"][0]["tool"]["driver"]["rules"].size(), extension_rules().size());
+}
+
+// --suppressions accepts the planted E004 (its JSON lists it as suppressed, with the reason), so the
+// run is clean; run_cli validates the document against the schema.
+TEST_F(LintCommandTest, SuppressedFindingsLeaveTheRunClean) {
+  fs::path suppressions = scratch_ / "lint-suppressions.toml";
+  std::ofstream(suppressions) << "[[finding]]\nrule = \"E004\"\nfile = \"*/E004/bad/op.cpp\"\n"
+                                 "reason = \"the target moves to 2.12 with the next release\"\n";
+  fs::path json = scratch_ / "suppressed.json";
+  auto result = testing::run_cli({"lint", "extension", fixture("extension/E004/bad").string(), "--torch", "2.11",
+                                  "--suppressions", suppressions.string(), "--json", json.string()});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  auto lint = nlohmann::json::parse(read_file(json)).at("lint");
+  EXPECT_TRUE(lint["diagnostics"].empty()) << lint.dump(2);
+  ASSERT_EQ(lint["suppressed"].size(), 1u) << lint.dump(2);
+  EXPECT_EQ(lint["suppressed"][0]["rule"], "E004");
+  EXPECT_EQ(lint["suppressed"][0]["suppressed"], "the target moves to 2.12 with the next release");
+  EXPECT_TRUE(lint["suppression_problems"].empty());
 }
 
 TEST_F(LintCommandTest, MissingProjectIsOneErrorLineAndExitTwo) {

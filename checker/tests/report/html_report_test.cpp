@@ -143,7 +143,7 @@ TEST(HtmlReport, ShowsTheVerdictTheStagesWroteAndJudgesNothingItself) {
   // A warning is shown but is no finding; an error names its stage.
   json judged = report_of(
       json::object(), {{.stage = "lint", .kind = "E007", .severity = FindingSeverity::Warning, .where = "a.cpp:1:1"},
-                       {.stage = "audit", .kind = "stale-allowlist-entry", .where = "allowlist line 3"}});
+                       {.stage = "audit", .kind = "stale-suppression", .where = "allowlist line 3"}});
   html = render_html_report(judged);
   EXPECT_NE(html.find(R"(<p id="verdict" class="verdict verdict-findings">Findings in audit</p>)"), std::string::npos);
   EXPECT_NE(html.find(R"(<section id="findings">)"), std::string::npos);

@@ -54,19 +54,20 @@ TEST(StageJudgement, LintErrorsFailAndWarningsDoNot) {
   EXPECT_EQ(judge_lint(report, "/p").exit_code(), ExitCode::Clean);
 }
 
-TEST(StageJudgement, AuditFindsUnstableBinariesFailuresAndStaleAllowlistEntries) {
+TEST(StageJudgement, AuditFindsUnstableBinariesFailuresAndAllowlistEntriesToFix) {
   AuditReport report;
   report.binaries = {{.path = "ok.so"},
                      {.path = "bad.so", .verdict = AuditVerdict::Unstable, .reasons = {"imports c10"}}};
   report.failures = {{.path = "broken.so", .problem = "not an ELF file"}};
-  report.stale_allowlist_entries = {{.pattern = "_ZN3c10*", .line = 4}};
+  report.suppression_problems = {{.file = "allow.toml", .line = 4, .entry = "[[symbol]] name = \"_ZN3c10*\""}};
   Judgement judgement = judge_audit(report);
   ASSERT_EQ(judgement.findings.size(), 3u);
   EXPECT_EQ(judgement.findings[0].where, "bad.so");
   EXPECT_EQ(judgement.findings[1].kind, "not-audited");
-  EXPECT_EQ(judgement.findings[2].kind, "stale-allowlist-entry");
+  EXPECT_EQ(judgement.findings[2].kind, "stale-suppression");
+  EXPECT_EQ(judgement.findings[2].where, "allow.toml:4");
   EXPECT_EQ(judgement.lines,
-            std::vector<std::string>{"audit: 2 binaries, 1 not stable, 1 not audited, 1 stale allowlist entry"});
+            std::vector<std::string>{"audit: 2 binaries, 1 not stable, 1 not audited, 1 allowlist entry to fix"});
 
   AuditReport clean;
   clean.binaries = {{.path = "ok.so"}};

@@ -1,0 +1,71 @@
+#pragma once
+
+#include <optional>
+#include <set>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace abicheck {
+
+// The object formats the audit reads: Linux's ELF (libelf, elf_reader.h), macOS's Mach-O (thin or
+// universal) and Windows's PE/COFF (LLVM's Object library, object_file_reader.h).
+enum class BinaryFormat { Elf, MachO, Pe };
+
+std::string_view to_string(BinaryFormat format);    // "elf", "mach-o", "pe"
+std::string_view platform_of(BinaryFormat format);  // "linux", "macos", "windows"
+
+// An object that cannot be audited: truncated, corrupt, 32-bit, foreign architecture, nothing
+// imported to audit. The message is one line without the file name (the caller knows where it came from).
+class BinaryReadError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// One imported symbol: what the object expects its loader to find elsewhere.
+struct ImportedSymbol {
+  std::string name;     // C-level name: Mach-O's leading underscore removed, so "_ZN3c10..." and "aoti_torch_..."
+  std::string version;  // ELF: "GLIBC_2.2.5", "libcudart.so.12"; empty when unversioned (always on Mach-O and PE)
+  // The library the symbol is bound to: ELF's version requirement's file ("libc.so.6"), Mach-O's
+  // two-level-namespace dylib by ordinal ("libtorch_cpu.dylib"), PE's import DLL ("torch_cpu.dll").
+  // Empty when the format does not say (an unversioned ELF symbol, a Mach-O flat lookup).
+  std::string library;
+  bool weak = false;
+
+  auto operator<=>(const ImportedSymbol&) const = default;
+};
+
+// What the audit needs to know about one object (one architecture of a universal Mach-O).
+struct BinaryImports {
+  BinaryFormat format = BinaryFormat::Elf;
+  std::string machine;  // "x86-64", "AArch64"
+  std::string soname;   // ELF's DT_SONAME, Mach-O's LC_ID_DYLIB; empty otherwise
+  // ELF's DT_NEEDED, Mach-O's LC_LOAD_DYLIB install names, PE's import DLLs (delay-loaded too), in file order.
+  std::vector<std::string> needed;
+  std::vector<ImportedSymbol> undefined;         // sorted by name
+  std::vector<std::string> symbol_like_strings;  // read-only C strings shaped like shim names (dlsym uses)
+  std::optional<std::string> target_marker;      // the value of an embedded "torch-abi-check:target=" string
+  bool has_symtab = false;                       // false for a stripped object (auditing still works)
+  // The architecture of one slice of a universal Mach-O ("arm64"); empty for a thin object.
+  std::string slice;
+};
+
+// The marker a binary built by this project embeds to declare its TORCH_TARGET_VERSION.
+inline constexpr std::string_view kTargetMarkerPrefix = "torch-abi-check:target=";
+
+// The format the first bytes announce (ELF, Mach-O 32/64-bit or universal, PE's MZ), or nullopt.
+std::optional<BinaryFormat> binary_format_of(std::span<const char> head);
+
+// The one reader the audit calls: the imports of an ELF, Mach-O (one entry per architecture of a
+// universal binary) or PE image. Throws BinaryReadError on anything it cannot audit. The image must
+// stay mapped while the call runs; nothing is kept pointing into it afterwards.
+std::vector<BinaryImports> read_binary_imports(std::span<char> image);
+
+// Finds C strings that start with "aoti_torch_" or "torch_" (shim names handed to dlsym) and the
+// target marker, in one pass over a read-only data section; every reader uses it.
+void scan_read_only_strings(std::string_view data, std::set<std::string>& candidates,
+                            std::optional<std::string>& marker);
+
+}  // namespace abicheck
