@@ -112,12 +112,11 @@ void compare_exports(const ReleaseBaseline& old_baseline, const ReleaseBaseline&
     // A backend's shim may be defined in another library (libtorch_cpu.so exports CUDA shims too):
     // what resolves an extension's import is that some shim library exports it.
     if (new_baseline.exports.library_of(declaration.name).empty()) {
-      changes.push_back(
-          {declaration.name,
-           ChangeKind::DeclaredNotExported,
-           fmt::format("declared in {}:{} but {} does not export it, nor does any other shim library",
-                       declaration.header, declaration.line, library),
-           {}});
+      changes.push_back({declaration.name,
+                         ChangeKind::DeclaredNotExported,
+                         fmt::format("declared in {}:{} but {} does not export it, nor does any other shim library",
+                                     declaration.header, declaration.line, library),
+                         {}});
     }
   }
 }

@@ -213,7 +213,9 @@ class DeclarationExtractor {
         case CXCursor_NonTypeTemplateParameter:
           parameters.push_back(type_spelling(clang_getCursorType(child)) + " " + cursor_spelling(child));
           break;
-        case CXCursor_TemplateTemplateParameter: parameters.push_back("template class " + cursor_spelling(child)); break;
+        case CXCursor_TemplateTemplateParameter:
+          parameters.push_back("template class " + cursor_spelling(child));
+          break;
         case CXCursor_CXXBaseSpecifier: bases.push_back(type_spelling(clang_getCursorType(child))); break;
         case CXCursor_FieldDecl:
           members.push_back(type_spelling(clang_getCursorType(child)) + " " + cursor_spelling(child) + ";");
@@ -225,8 +227,9 @@ class DeclarationExtractor {
     std::string signature = fmt::format("template <{}> struct {}", fmt::join(parameters, ", "), name);
     if (!bases.empty()) signature += fmt::format(" : {}", fmt::join(bases, ", "));
     signature += fmt::format(" {{ {} }}", fmt::join(members, " "));
-    found_.try_emplace({DeclarationKind::Struct, name}, ShimDeclaration{name, DeclarationKind::Struct, signature,
-                                                                        position.header, position.line, "", {}});
+    found_.try_emplace(
+        {DeclarationKind::Struct, name},
+        ShimDeclaration{name, DeclarationKind::Struct, signature, position.header, position.line, "", {}});
   }
 
   // "c10::complex": the enclosing namespaces and classes of a declaration, outermost first.

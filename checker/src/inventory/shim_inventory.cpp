@@ -54,13 +54,9 @@ void ShimInventory::sort() {
 std::string inventory_to_json(const ShimInventory& inventory) {
   nlohmann::ordered_json declarations = nlohmann::ordered_json::array();
   for (const auto& d : inventory.declarations) {
-    nlohmann::ordered_json item = {{"name", d.name},
-                                   {"kind", to_string(d.kind)},
-                                   {"signature", d.signature},
-                                   {"header", d.header},
-                                   {"line", d.line},
-                                   {"backend", d.backend},
-                                   {"since", d.since.to_string()}};
+    nlohmann::ordered_json item = {
+        {"name", d.name}, {"kind", to_string(d.kind)}, {"signature", d.signature},    {"header", d.header},
+        {"line", d.line}, {"backend", d.backend},      {"since", d.since.to_string()}};
     if (!d.abi_type.empty()) item["abi_type"] = d.abi_type;
     declarations.push_back(std::move(item));
   }

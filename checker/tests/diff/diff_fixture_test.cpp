@@ -59,8 +59,7 @@ std::filesystem::path prepare_tree(const std::filesystem::path& fixture, const s
   std::filesystem::create_directories(copy / "lib");
   for (const auto& source : sources) {
     std::filesystem::path library = copy / "lib" / source.filename().replace_extension(".so");
-    ProcessResult built =
-        run_process({.argv = {"cc", "-shared", "-fPIC", "-o", library.string(), source.string()}});
+    ProcessResult built = run_process({.argv = {"cc", "-shared", "-fPIC", "-o", library.string(), source.string()}});
     EXPECT_TRUE(built.succeeded()) << built.output;
   }
   return copy;

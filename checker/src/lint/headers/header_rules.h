@@ -19,8 +19,8 @@ namespace abicheck {
 // source tree) and the committed baselines of the releases before it.
 struct HeaderLintInput {
   ShimInventory candidate;
-  std::filesystem::path include_dir;         // where the candidate's headers are, for the diagnostics' paths
-  std::vector<ShimInventory> earlier;        // baselines of releases older than the candidate, oldest first
+  std::filesystem::path include_dir;   // where the candidate's headers are, for the diagnostics' paths
+  std::vector<ShimInventory> earlier;  // baselines of releases older than the candidate, oldest first
   // The committed baseline of the candidate's own release, when there is one: a patch release or a
   // change to the headers of a shipped release is judged against what that release shipped too.
   std::optional<ShimInventory> shipped;

@@ -28,8 +28,8 @@ void compare_with(const HeaderLintInput& input, const ShimInventory& reference, 
     if (!reported.insert(key_of(*old)).second) continue;
     sink.report(
         rule, position_of(input, *now),
-        fmt::format("{} changed its signature since {}: '{}' became '{}'", describe(*old), reference.release.to_string(),
-                    normal_signature(old->signature), normal_signature(now->signature)));
+        fmt::format("{} changed its signature since {}: '{}' became '{}'", describe(*old),
+                    reference.release.to_string(), normal_signature(old->signature), normal_signature(now->signature)));
   }
 }
 
