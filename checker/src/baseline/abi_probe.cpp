@@ -85,7 +85,7 @@ class ProbeWriter {
 std::string run_tool(const std::vector<std::string>& argv, const std::filesystem::path& working_dir) {
   ProcessResult result = run_process({.argv = argv, .working_dir = working_dir, .timeout = kToolTimeout});
   if (!result.succeeded()) {
-    throw ToolError(fmt::format("{} failed ({}): {}", argv.front(), result.describe(), result.tail(3)));
+    throw ToolError(fmt::format("{} failed ({}): {}", argv.front(), result.describe(), result.compiler_error()));
   }
   return result.output;
 }

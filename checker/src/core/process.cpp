@@ -73,6 +73,15 @@ std::string ProcessResult::tail(std::size_t lines) const {
   return output.substr(start, end + 1 - start);
 }
 
+std::string ProcessResult::compiler_error() const {
+  std::size_t at = output.find("error:");
+  if (at == std::string::npos) return tail(3);
+  std::size_t start = output.rfind('\n', at);
+  start = start == std::string::npos ? 0 : start + 1;
+  std::size_t end = output.find('\n', at);
+  return output.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
 ProcessResult run_process(const ProcessSpec& spec) {
   if (spec.argv.empty()) throw ToolError("internal: run_process called without a command");
   std::vector<std::string> argv_storage = spec.argv;

@@ -36,6 +36,9 @@ struct ProcessResult {
   std::string describe() const;
   // The last lines of the output, for one-line errors and report cells.
   std::string tail(std::size_t lines) const;
+  // A compiler's failure in one line: its first `error:` line (a long run of trailing `note:` lines
+  // would hide it), else the last lines.
+  std::string compiler_error() const;
 };
 
 // Runs the child; on timeout it (with its process group, when it has one) is killed. Throws ToolError

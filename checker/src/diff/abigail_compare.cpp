@@ -84,6 +84,9 @@ std::vector<AbiChange> compare_abi_models(const std::string& old_abixml, const s
   ir::corpus_sptr old_corpus = read_corpus(old_abixml, old_origin, env);
   ir::corpus_sptr new_corpus = read_corpus(new_abixml, new_origin, env);
   comparison::diff_context_sptr context(new comparison::diff_context);
+  // As abidiff does by default: a renamed parameter, or a typedef that names the same type (int64_t
+  // written `long`), changes nothing a caller compiled against.
+  context->switch_categories_off(comparison::get_default_harmless_categories_bitmap());
   comparison::corpus_diff_sptr corpus_diff = comparison::compute_diff(old_corpus, new_corpus, context);
   corpus_diff->apply_filters_and_suppressions_before_reporting();
 

@@ -32,6 +32,11 @@ std::string normal_signature(std::string_view signature) {
   return normal;
 }
 
+bool same_signature(const ShimDeclaration& before, const ShimDeclaration& after) {
+  if (!before.abi_type.empty() && !after.abi_type.empty()) return before.abi_type == after.abi_type;
+  return normal_signature(before.signature) == normal_signature(after.signature);
+}
+
 DeclarationPairing pair_declarations(const ShimInventory& before, const ShimInventory& after,
                                      DeclarationFilter considered) {
   DeclarationIndex old_index = index_of(before, considered);

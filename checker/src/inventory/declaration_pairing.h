@@ -21,6 +21,11 @@ bool is_targeted(const ShimDeclaration& declaration);
 // A signature with its whitespace made canonical, so that re-wrapping a declaration is not a change.
 std::string normal_signature(std::string_view signature);
 
+// Whether two declarations of one key have the same signature: for functions that both recorded,
+// their ABI types (a renamed parameter, or int64_t written `long`, is no change); else the signatures
+// up to whitespace.
+bool same_signature(const ShimDeclaration& before, const ShimDeclaration& after);
+
 // The declarations of two inventories paired by key: the one comparison of releases that the diff
 // and the header rules share. Where an inventory holds a key twice (one per backend), its first
 // declaration stands for it.

@@ -1,6 +1,7 @@
 #include "inventory/inventory_collector.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <exception>
@@ -55,6 +56,7 @@ class DeclarationExtractor {
         case CXCursor_EnumDecl:
           if (unit_.position_of(child).header.starts_with("torch/headeronly/")) add_enum(child);
           break;
+        case CXCursor_ClassTemplate: add_class_template(child); break;
         case CXCursor_MacroDefinition: add_macro(child); break;
         default: break;
       }
@@ -82,11 +84,19 @@ class DeclarationExtractor {
     }
     if (clang_isFunctionTypeVariadic(type)) signature += count ? ", ..." : "...";
     signature += ")";
+    std::string abi_type = canonical_spelling(clang_getResultType(type)) + " (";
+    for (int i = 0, n = clang_getNumArgTypes(type); i < n; ++i) {
+      abi_type += (i ? ", " : "") + canonical_spelling(clang_getArgType(type, static_cast<unsigned>(i)));
+    }
+    if (clang_isFunctionTypeVariadic(type)) abi_type += count ? ", ..." : "...";
+    abi_type += ")";
     found_[{DeclarationKind::Function, name}] = {
-        name, DeclarationKind::Function, signature, position.header, position.line, "", {}};
+        name, DeclarationKind::Function, signature, position.header, position.line, "", {}, abi_type};
     reach(clang_getResultType(type));
     for (int i = 0; i < count; ++i) reach(clang_getArgType(type, static_cast<unsigned>(i)));
   }
+
+  static std::string canonical_spelling(CXType type) { return type_spelling(clang_getCanonicalType(type)); }
 
   // The types a signature reaches are part of the ABI: record each one declared in a stable tree.
   void reach(CXType type) {
@@ -185,6 +195,53 @@ class DeclarationExtractor {
       found_[{DeclarationKind::EnumConstant, constant_name}] = {
           constant_name, DeclarationKind::EnumConstant, value, at.header, at.line, "", {}};
     });
+  }
+
+  // A class template that holds data (c10::complex<T>): no signature reaches it as a type until
+  // instantiated, yet its layout is what an extension and libtorch share for every T. Recorded as a
+  // struct whose signature is its parameters, bases and members as written. Helpers of
+  // metaprogramming (no data member) and templates of detail namespaces are left out.
+  void add_class_template(CXCursor cursor) {
+    HeaderPosition position = unit_.position_of(cursor);
+    if (!is_stable_header(position.header) || !clang_isCursorDefinition(cursor)) return;
+    std::string name = qualified_name(cursor);
+    if (name.find("detail::") != std::string::npos || name.find("impl::") != std::string::npos) return;
+    std::vector<std::string> parameters, bases, members;
+    for_each_child(cursor, [&](CXCursor child) {
+      switch (clang_getCursorKind(child)) {
+        case CXCursor_TemplateTypeParameter: parameters.push_back("typename " + cursor_spelling(child)); break;
+        case CXCursor_NonTypeTemplateParameter:
+          parameters.push_back(type_spelling(clang_getCursorType(child)) + " " + cursor_spelling(child));
+          break;
+        case CXCursor_TemplateTemplateParameter:
+          parameters.push_back("template class " + cursor_spelling(child));
+          break;
+        case CXCursor_CXXBaseSpecifier: bases.push_back(type_spelling(clang_getCursorType(child))); break;
+        case CXCursor_FieldDecl:
+          members.push_back(type_spelling(clang_getCursorType(child)) + " " + cursor_spelling(child) + ";");
+          break;
+        default: break;
+      }
+    });
+    if (members.empty()) return;
+    std::string signature = fmt::format("template <{}> struct {}", fmt::join(parameters, ", "), name);
+    if (!bases.empty()) signature += fmt::format(" : {}", fmt::join(bases, ", "));
+    signature += fmt::format(" {{ {} }}", fmt::join(members, " "));
+    found_.try_emplace(
+        {DeclarationKind::Struct, name},
+        ShimDeclaration{name, DeclarationKind::Struct, signature, position.header, position.line, "", {}});
+  }
+
+  // "c10::complex": the enclosing namespaces and classes of a declaration, outermost first.
+  static std::string qualified_name(CXCursor cursor) {
+    std::string name = cursor_spelling(cursor);
+    for (CXCursor parent = clang_getCursorSemanticParent(cursor);
+         !clang_Cursor_isNull(parent) && clang_getCursorKind(parent) != CXCursor_TranslationUnit;
+         parent = clang_getCursorSemanticParent(parent)) {
+      std::string scope = cursor_spelling(parent);
+      if (!scope.empty()) name = scope + "::" + name;
+    }
+    return name;
   }
 
   // The value is filled in later, once, by evaluating the macro (see evaluate_macro_values).
@@ -433,11 +490,13 @@ ShimInventory collect_inventory(const std::filesystem::path& include_dir, const 
   for (std::size_t i = 0; i < configs.size(); ++i) {
     if (!outcomes[i].errors.empty()) {
       // Without a target the headers must compile: anything else is a header that does not parse.
-      if (!configs[i].target) {
+      if (!configs[i].target && !options.untargeted_errors_as_notes) {
         throw ToolError(fmt::format("{}: does not parse ({}): {}", include_dir.string(), configs[i].describe(),
                                     outcomes[i].errors.front()));
       }
-      for (const auto& error : outcomes[i].errors) notes.insert("with TORCH_TARGET_VERSION defined: " + error);
+      std::string context =
+          configs[i].target ? "with TORCH_TARGET_VERSION defined" : "does not compile with " + configs[i].describe();
+      for (const auto& error : outcomes[i].errors) notes.insert(context + ": " + error);
     }
     for (const auto& [key, declaration] : outcomes[i].declarations) keys.insert(key);
   }

@@ -54,13 +54,11 @@ void ShimInventory::sort() {
 std::string inventory_to_json(const ShimInventory& inventory) {
   nlohmann::ordered_json declarations = nlohmann::ordered_json::array();
   for (const auto& d : inventory.declarations) {
-    declarations.push_back({{"name", d.name},
-                            {"kind", to_string(d.kind)},
-                            {"signature", d.signature},
-                            {"header", d.header},
-                            {"line", d.line},
-                            {"backend", d.backend},
-                            {"since", d.since.to_string()}});
+    nlohmann::ordered_json item = {
+        {"name", d.name}, {"kind", to_string(d.kind)}, {"signature", d.signature},    {"header", d.header},
+        {"line", d.line}, {"backend", d.backend},      {"since", d.since.to_string()}};
+    if (!d.abi_type.empty()) item["abi_type"] = d.abi_type;
+    declarations.push_back(std::move(item));
   }
   nlohmann::ordered_json document = {
       {"release", inventory.release.to_string()}, {"declarations", declarations}, {"notes", inventory.notes}};
@@ -85,6 +83,7 @@ ShimInventory load_inventory(const std::filesystem::path& path) {
       d.line = item.at("line").get<int>();
       d.backend = item.at("backend").get<std::string>();
       d.since = TorchVersion::parse(item.at("since").get<std::string>());
+      if (item.contains("abi_type")) d.abi_type = item.at("abi_type").get<std::string>();
       inventory.declarations.push_back(std::move(d));
     }
     if (document.contains("notes")) inventory.notes = document.at("notes").get<std::vector<std::string>>();

@@ -26,6 +26,10 @@ struct ShimDeclaration {
   int line = 0;
   std::string backend;  // "" when visible on every backend, else the define it needs: "USE_CUDA"
   TorchVersion since;   // the oldest TORCH_TARGET_VERSION at which it is visible
+  // Functions: the type as the ABI sees it, canonical types and no parameter names
+  // ("int (AtenTensorOpaque *, long *)"), so that a renamed parameter or int64_t spelled `long` is
+  // the same function. Empty for other kinds (and in baselines written before it was recorded).
+  std::string abi_type;
 
   auto operator<=>(const ShimDeclaration&) const = default;
 };

@@ -104,8 +104,12 @@ ShimInventory candidate_inventory(const ResolvedRelease& candidate, const fs::pa
       return std::move(*stamped);
     }
   }
-  ShimInventory collected = collect_inventory(include_dir);
+  // Headers that do not compile without a target are judged by the rules (H003, H005), not refused.
+  ShimInventory collected = collect_inventory(include_dir, {.untargeted_errors_as_notes = true});
   run.notes.push_back(fmt::format("inventory: collected from the headers in {:.1f} s", seconds()));
+  for (const auto& note : collected.notes) {
+    if (note.starts_with("does not compile")) run.notes.push_back("inventory: " + note);
+  }
   if (request.stamp_baseline) {
     run.notes.push_back(stamp_inventory(baseline_dir, include_dir, collected)
                             ? fmt::format("inventory: stamped {} for these headers", baseline_dir.string())

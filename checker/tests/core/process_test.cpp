@@ -48,5 +48,19 @@ TEST(Process, TailKeepsTheLastLines) {
   EXPECT_EQ(result.tail(10), "a\nb\nc");
 }
 
+// A failed compile ends in `note:` lines (candidates, instantiation stacks): the message keeps the error.
+TEST(Process, CompilerErrorKeepsTheErrorLineBeforeTrailingNotes) {
+  ProcessResult result;
+  result.output =
+      "In file included from probe.cpp:3:\n"
+      "include/torch/csrc/stable/c/shim.h:12:3: error: 'planted' does not name a type\n"
+      "include/torch/csrc/stable/c/shim.h:9:1: note: declared here\n"
+      "include/torch/csrc/stable/c/shim.h:10:1: note: in expansion of macro\n"
+      "include/torch/csrc/stable/c/shim.h:11:1: note: candidate\n";
+  EXPECT_EQ(result.compiler_error(), "include/torch/csrc/stable/c/shim.h:12:3: error: 'planted' does not name a type");
+  result.output = "ld: cannot open output\nlast line\n";
+  EXPECT_EQ(result.compiler_error(), "ld: cannot open output\nlast line");
+}
+
 }  // namespace
 }  // namespace abicheck

@@ -49,18 +49,24 @@ std::vector<std::string> every_change_kind_name() {
   return names;
 }
 
-// A side (old/ or new/) that carries a libtorch_cpu.c gets that library built into <side>/lib/, in a
-// copy: the fixture itself holds no binaries.
+// A side (old/ or new/) that carries lib*.c sources (libtorch_cpu.c, libtorch_cuda.c) gets each built
+// into <side>/lib/lib*.so, in a copy: the fixture itself holds no binaries.
 std::filesystem::path prepare_tree(const std::filesystem::path& fixture, const std::string& side,
                                    const ScopedTempDir& work) {
-  std::filesystem::path source = fixture / side / "libtorch_cpu.c";
-  if (!std::filesystem::exists(source)) return fixture / side;
+  std::vector<std::filesystem::path> sources;
+  for (const auto& entry : std::filesystem::directory_iterator(fixture / side)) {
+    std::string name = entry.path().filename().string();
+    if (name.starts_with("lib") && entry.path().extension() == ".c") sources.push_back(entry.path());
+  }
+  if (sources.empty()) return fixture / side;
   std::filesystem::path copy = work.path() / side;
   std::filesystem::copy(fixture / side, copy, std::filesystem::copy_options::recursive);
   std::filesystem::create_directories(copy / "lib");
-  ProcessResult built = run_process(
-      {.argv = {"cc", "-shared", "-fPIC", "-o", (copy / "lib" / "libtorch_cpu.so").string(), source.string()}});
-  EXPECT_TRUE(built.succeeded()) << built.output;
+  for (const auto& source : sources) {
+    std::filesystem::path library = copy / "lib" / source.filename().replace_extension(".so");
+    ProcessResult built = run_process({.argv = {"cc", "-shared", "-fPIC", "-o", library.string(), source.string()}});
+    EXPECT_TRUE(built.succeeded()) << built.output;
+  }
   return copy;
 }
 

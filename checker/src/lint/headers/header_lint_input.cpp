@@ -1,5 +1,6 @@
 #include "lint/headers/header_lint_input.h"
 
+#include "baseline/release_baseline.h"
 #include "baseline/release_history.h"
 
 namespace abicheck {
@@ -11,7 +12,11 @@ HeaderLintInput gather_header_lint_input(const fs::path& include_dir, ShimInvent
   HeaderLintInput input;
   input.include_dir = fs::absolute(include_dir).lexically_normal();
   input.candidate = std::move(candidate);
-  input.earlier = ReleaseHistory::open(baselines).inventories_before(input.candidate.release.minor_release());
+  ReleaseHistory history = ReleaseHistory::open(baselines);
+  input.earlier = history.inventories_before(input.candidate.release.minor_release());
+  if (auto own = history.find(input.candidate.release.minor_release())) {
+    input.shipped = load_inventory(*own / kInventoryFile);
+  }
   input.wrapper_uses = collect_wrapper_shim_uses(input.include_dir, input.candidate.release);
   input.moved_in = find_moved_declarations(input, headers_of_release);
   return input;

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -18,8 +19,11 @@ namespace abicheck {
 // source tree) and the committed baselines of the releases before it.
 struct HeaderLintInput {
   ShimInventory candidate;
-  std::filesystem::path include_dir;         // where the candidate's headers are, for the diagnostics' paths
-  std::vector<ShimInventory> earlier;        // baselines of releases older than the candidate, oldest first
+  std::filesystem::path include_dir;   // where the candidate's headers are, for the diagnostics' paths
+  std::vector<ShimInventory> earlier;  // baselines of releases older than the candidate, oldest first
+  // The committed baseline of the candidate's own release, when there is one: a patch release or a
+  // change to the headers of a shipped release is judged against what that release shipped too.
+  std::optional<ShimInventory> shipped;
   std::vector<WrapperShimUse> wrapper_uses;  // H005: what the wrappers use at each target
   std::set<DeclarationKey> moved_in;         // declarations the previous release had outside the stable trees
 };

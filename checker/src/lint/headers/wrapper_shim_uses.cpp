@@ -95,7 +95,16 @@ class UseReader {
     CXCursorKind kind = clang_getCursorKind(cursor);
     if (kind == CXCursor_DeclRefExpr) {
       CXCursor referenced = clang_getCursorReferenced(cursor);
-      if (is_shim_function(referenced)) add(copy_cx_string(clang_getCursorSpelling(referenced)), location, true);
+      if (is_shim_function(referenced)) {
+        add(copy_cx_string(clang_getCursorSpelling(referenced)), location, true);
+      } else if (clang_getCursorKind(referenced) == CXCursor_OverloadedDeclRef &&
+                 clang_getNumOverloadedDecls(referenced) == 0) {
+        // A call in a template with arguments that depend on its parameters, to a name that nothing
+        // declares here: the front end defers it to argument-dependent lookup at instantiation and
+        // says nothing, so a shim hidden at this target is used without any diagnostic.
+        std::string name = copy_cx_string(clang_getCursorSpelling(referenced));
+        if (!name.empty()) add(std::move(name), location, false);
+      }
     } else if (kind == CXCursor_OverloadedDeclRef) {
       // A call in a template whose arguments depend on its parameters: every candidate found.
       for (unsigned i = 0, n = clang_getNumOverloadedDecls(cursor); i < n; ++i) {

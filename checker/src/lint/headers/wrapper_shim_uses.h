@@ -17,7 +17,7 @@ struct WrapperShimUse {
   std::string name;      // "torch_library_impl"; for an undeclared member, the member's name
   SourcePosition where;  // the use, in the tree's include dir
   TorchVersion target;
-  bool with_backends = false;  // compiled with every backend define (USE_CUDA, USE_XPU)
+  bool with_backends = false;  // compiled with every backend define (kBackendDefines)
   bool declared = true;        // false: "use of undeclared identifier" (or another not-declared error)
 
   auto operator<=>(const WrapperShimUse&) const = default;

@@ -1,5 +1,7 @@
 #include <fmt/format.h>
 
+#include <set>
+
 #include "lint/headers/header_rule_support.h"
 #include "lint/headers/header_rules.h"
 
@@ -9,25 +11,34 @@ namespace {
 constexpr LintRule kRule{"H003", "removed-or-changed", LintSeverity::Error,
                          "A declaration of the previous release disappears or changes its signature."};
 
-void check(const HeaderLintInput& input, const LintRule& rule, DiagnosticSink& sink) {
-  if (input.earlier.empty()) return;
-  const ShimInventory& previous = input.earlier.back();
+// Reports what `reference` declared that the candidate lost or changed, once per declaration
+// (`reported` carries the keys already reported against another reference).
+void compare_with(const HeaderLintInput& input, const ShimInventory& reference, const LintRule& rule,
+                  DiagnosticSink& sink, std::set<DeclarationKey>& reported) {
   // The same pairing of releases as the diff's (inventory/declaration_pairing.h).
-  DeclarationPairing pairing = pair_declarations(previous, input.candidate, is_targeted);
+  DeclarationPairing pairing = pair_declarations(reference, input.candidate, is_targeted);
   for (const ShimDeclaration* old : pairing.removed) {
+    if (!reported.insert(key_of(*old)).second) continue;
     sink.report(rule, position_of(input, *old),
                 fmt::format("{} of {} ({}:{} there) is gone at every target", describe(*old),
-                            previous.release.to_string(), old->header, old->line));
+                            reference.release.to_string(), old->header, old->line));
   }
   for (const auto& [old, now] : pairing.kept) {
-    if (old->kind == DeclarationKind::Macro || normal_signature(now->signature) == normal_signature(old->signature)) {
-      continue;
-    }
+    if (old->kind == DeclarationKind::Macro || same_signature(*old, *now)) continue;
+    if (!reported.insert(key_of(*old)).second) continue;
     sink.report(
         rule, position_of(input, *now),
-        fmt::format("{} changed its signature since {}: '{}' became '{}'", describe(*old), previous.release.to_string(),
-                    normal_signature(old->signature), normal_signature(now->signature)));
+        fmt::format("{} changed its signature since {}: '{}' became '{}'", describe(*old),
+                    reference.release.to_string(), normal_signature(old->signature), normal_signature(now->signature)));
   }
+}
+
+// Against the release's own committed baseline first (what this release shipped: a declaration it
+// added and then lost is a break too), then against the release before.
+void check(const HeaderLintInput& input, const LintRule& rule, DiagnosticSink& sink) {
+  std::set<DeclarationKey> reported;
+  if (input.shipped) compare_with(input, *input.shipped, rule, sink, reported);
+  if (!input.earlier.empty()) compare_with(input, input.earlier.back(), rule, sink, reported);
 }
 
 }  // namespace
