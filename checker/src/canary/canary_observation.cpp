@@ -54,38 +54,45 @@ bool owned_by_package(const std::string& soname, const json& libraries) {
   });
 }
 
+// The package's load outcome over all its libraries, with the prediction's precedence: a torch or
+// device library missing, then an undefined symbol; every other failure is a note.
 void judge_libraries(const json& libraries, const std::filesystem::path& package_dir, Observation& observation,
                      bool& decided) {
+  std::optional<std::string> missing;
+  std::optional<std::string> undefined;
   for (const auto& library : libraries) {
     if (library["loaded"].get<bool>()) continue;
     std::string path = relative_to(library["path"].get<std::string>(), package_dir);
     std::string error = library["error"].get<std::string>();
+    std::optional<std::string> soname = missing_library(error);
     if (auto symbol = undefined_symbol(error)) {
-      if (!decided) {
-        observation.outcome = CanaryOutcome::UndefinedSymbol;
-        observation.detail = fmt::format("undefined symbol {} ({})", *symbol, path);
-        decided = true;
-      } else {
-        observation.notes.push_back(fmt::format("{}: undefined symbol {}", path, *symbol));
-      }
-    } else if (auto soname = missing_library(error); soname && owned_by_package(*soname, libraries)) {
+      std::string what = fmt::format("undefined symbol {} ({})", *symbol, path);
+      if (undefined) observation.notes.push_back(what);
+      else undefined = what;
+    } else if (soname && owned_by_package(*soname, libraries)) {
       observation.notes.push_back(fmt::format("{}: not loaded, since {} of the package did not load", path, *soname));
     } else if (soname && torch_or_device_library(*soname)) {
-      if (!decided) {
-        observation.outcome = CanaryOutcome::MissingLibrary;
-        observation.detail =
-            fmt::format("{} needs {}, which torch {} does not bring", path, *soname, observation.release.to_string());
-        decided = true;
-      } else {
-        observation.notes.push_back(fmt::format("{}: needs {}", path, *soname));
-      }
+      std::string what = fmt::format("{} needs {}, which torch {} does not bring", path, *soname,
+                                     observation.release.to_string());
+      if (missing) observation.notes.push_back(what);
+      else missing = what;
     } else if (soname) {
-      observation.notes.push_back(fmt::format(
-          "{}: optional, needs {} from the system (not torch's), which is not installed here", path, *soname));
+      observation.notes.push_back(
+          fmt::format("{}: optional, needs {} from the system (not torch's), which is not installed here", path,
+                      *soname));
     } else {
       observation.notes.push_back(fmt::format("{}: {}", path, error));
     }
   }
+  if (missing) {
+    observation.outcome = CanaryOutcome::MissingLibrary;
+    observation.detail = *missing;
+    if (undefined) observation.notes.push_back(*undefined);
+  } else if (undefined) {
+    observation.outcome = CanaryOutcome::UndefinedSymbol;
+    observation.detail = *undefined;
+  }
+  decided = missing || undefined;
 }
 
 }  // namespace

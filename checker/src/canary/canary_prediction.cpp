@@ -20,41 +20,39 @@ struct Misfit {
   std::string reason;
 };
 
-// The worst reason one object gives under one release, in the order a load meets them: the loader
-// resolves symbols (undefined), after finding libraries (missing); a refusal comes after both.
+// The reason one object gives under one release, in the order the loader meets them: it opens the
+// NEEDED libraries first (a device runtime the release lacks is a missing library, whatever the
+// symbols), then binds symbols (a torch misfit is an undefined symbol). A toolkit minor that differs
+// from the release's is no reason: the packages measured check only the major (docs/canary.md).
 std::optional<Misfit> object_misfit(const ObjectAudit& object, const ReleaseLoad& load,
                                     const std::optional<TorchVersion>& pinned) {
+  for (const auto& misfit : load.device_misfits) {
+    if (misfit.blocks_load) {
+      return Misfit{CanaryOutcome::MissingLibrary,
+                    fmt::format("{}: {}; torch {} has {}", object_name(object), misfit.need,
+                                load.release.to_string(), misfit.has)};
+    }
+  }
   std::vector<std::string> torch_reasons;
   for (std::size_t i = load.imports_unstable ? 1 : 0; i < load.torch_misfits.size(); ++i) {
     torch_reasons.push_back(load.torch_misfits[i]);
   }
   if (load.imports_unstable && !(pinned && pinned->minor_release() == load.release.minor_release())) {
-    torch_reasons.insert(
-        torch_reasons.begin(),
-        pinned ? fmt::format("imports libtorch's C++ ABI and was built for torch {}", pinned->to_full_string())
-               : std::string("imports libtorch's C++ ABI and pins no torch release"));
+    torch_reasons.insert(torch_reasons.begin(),
+                         pinned ? fmt::format("imports libtorch's C++ ABI and was built for torch {}",
+                                              pinned->to_full_string())
+                                : std::string("imports libtorch's C++ ABI and pins no torch release"));
   }
   if (!torch_reasons.empty()) {
     return Misfit{CanaryOutcome::UndefinedSymbol, fmt::format("{}: {}", object_name(object), torch_reasons.front())};
-  }
-  for (const auto& misfit : load.device_misfits) {
-    if (misfit.blocks_load) {
-      return Misfit{CanaryOutcome::MissingLibrary, fmt::format("{}: {}; torch {} has {}", object_name(object),
-                                                               misfit.need, load.release.to_string(), misfit.has)};
-    }
-  }
-  for (const auto& misfit : load.device_misfits) {
-    return Misfit{CanaryOutcome::Refused, fmt::format("{}: {}; torch {} has {}", object_name(object), misfit.need,
-                                                      load.release.to_string(), misfit.has)};
   }
   return std::nullopt;
 }
 
 int severity(CanaryOutcome outcome) {
   switch (outcome) {
-    case CanaryOutcome::UndefinedSymbol: return 3;
     case CanaryOutcome::MissingLibrary: return 2;
-    case CanaryOutcome::Refused: return 1;
+    case CanaryOutcome::UndefinedSymbol: return 1;
     default: return 0;
   }
 }

@@ -28,9 +28,9 @@ struct PackageAudit {
 };
 
 // The prediction, from the audit's per-release load rule (assess_release_load) and what the wheel
-// declares: a library that imports libtorch's C++ ABI fits only the release its requirement pins; a
-// torch misfit is an undefined symbol; a device runtime it lacks is a missing library; a recorded
-// toolkit the release differs from is a refusal (packages that record one check it at import).
+// declares: a device runtime the release lacks is a missing library (the loader meets it first); a
+// library that imports libtorch's C++ ABI fits only the release its requirement pins, and it or a
+// shim newer than the release is an undefined symbol; otherwise it loads.
 PackageAudit predict_package(const CanaryPackage& package, const AuditReport& audit,
                              const std::vector<StoredRelease>& releases);
 

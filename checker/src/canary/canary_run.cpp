@@ -26,9 +26,16 @@ std::string release_identity(const StoredRelease& release) {
   return fmt::format("{}|{}|{}", release.version.to_full_string(), release.root.string(), release.device.describe());
 }
 
+// The audit that predicts is this very program: any build of it may predict differently, so its
+// predictions are keyed by its own bytes (read once; a few milliseconds).
+const std::string& this_program() {
+  static const std::string hash = ContentHash().add_file("/proc/self/exe", "/proc/self").hex();
+  return hash;
+}
+
 fs::path prediction_file(const CanaryOptions& options, const CanaryPackage& package) {
   ContentHash key;
-  key.add(TORCH_ABI_CHECK_VERSION)
+  key.add(this_program())
       .add(package.sha256)
       .add(package.requires_torch.empty() ? "" : package.requires_torch[0]);
   for (const auto& release : options.releases) key.add(release_identity(release));

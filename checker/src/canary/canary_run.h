@@ -56,7 +56,7 @@ std::filesystem::path default_canary_cache_dir();
 // Gets the spec's packages ready, predicts each from its audit, then loads each under every release
 // (matrix/canary_cells.py: torch imported once per release, a forked child per cell) and judges what
 // happened. Cells are cached by (wheel hash, release, tool version, smoke), predictions by (wheel
-// hash, releases, tool version): a warm rerun starts no process but the fetch script's check.
+// hash, releases, this build of the tool): a warm rerun starts no process but the fetch script's check.
 // Throws ToolError when no package could be got ready.
 CanaryResult run_canary(const CanarySpec& spec, const ShimCatalog& catalog, const CanaryOptions& options);
 
