@@ -77,7 +77,7 @@ TEST(ArchitectureLayers, AFolderWithoutARankIsAToolError) {
   const ProcessResult result = check_layers(fixtures / "unranked");
   EXPECT_EQ(result.exit_code, 2) << result.output;
   EXPECT_EQ(result.output,
-            "check_layers: fixtures/architecture/unranked/canary: not ranked in checker/src/layers.txt; give "
+            "check_layers: fixtures/architecture/unranked/fuzzing: not ranked in checker/src/layers.txt; give "
             "the folder its layer there\n");
 }
 
