@@ -72,14 +72,13 @@ void judge_libraries(const json& libraries, const std::filesystem::path& package
     } else if (soname && owned_by_package(*soname, libraries)) {
       observation.notes.push_back(fmt::format("{}: not loaded, since {} of the package did not load", path, *soname));
     } else if (soname && torch_or_device_library(*soname)) {
-      std::string what = fmt::format("{} needs {}, which torch {} does not bring", path, *soname,
-                                     observation.release.to_string());
+      std::string what =
+          fmt::format("{} needs {}, which torch {} does not bring", path, *soname, observation.release.to_string());
       if (missing) observation.notes.push_back(what);
       else missing = what;
     } else if (soname) {
-      observation.notes.push_back(
-          fmt::format("{}: optional, needs {} from the system (not torch's), which is not installed here", path,
-                      *soname));
+      observation.notes.push_back(fmt::format(
+          "{}: optional, needs {} from the system (not torch's), which is not installed here", path, *soname));
     } else {
       observation.notes.push_back(fmt::format("{}: {}", path, error));
     }

@@ -25,8 +25,8 @@ struct Observation {
 
 // Judges a cell's raw result (the JSON the cell wrote): a crash or timeout first, then a library
 // that did not load because a torch or device library is missing, then for a symbol (the order the
-// prediction uses), then the package's own refusal at import, then its smoke. A library that needs a system library torch does not bring
-// (FFmpeg's, say) is a note: it is optional to the package and says nothing about torch.
+// prediction uses), then the package's own refusal at import, then its smoke. A library that needs a system library
+// torch does not bring (FFmpeg's, say) is a note: it is optional to the package and says nothing about torch.
 // `device_code`: the package has CUDA/ROCm code, so a load without a GPU executed none of it.
 Observation judge_cell_result(const nlohmann::json& result, TorchVersion release,
                               const std::filesystem::path& package_dir, bool device_code);

@@ -28,9 +28,8 @@ std::optional<Misfit> object_misfit(const ObjectAudit& object, const ReleaseLoad
                                     const std::optional<TorchVersion>& pinned) {
   for (const auto& misfit : load.device_misfits) {
     if (misfit.blocks_load) {
-      return Misfit{CanaryOutcome::MissingLibrary,
-                    fmt::format("{}: {}; torch {} has {}", object_name(object), misfit.need,
-                                load.release.to_string(), misfit.has)};
+      return Misfit{CanaryOutcome::MissingLibrary, fmt::format("{}: {}; torch {} has {}", object_name(object),
+                                                               misfit.need, load.release.to_string(), misfit.has)};
     }
   }
   std::vector<std::string> torch_reasons;
@@ -38,10 +37,10 @@ std::optional<Misfit> object_misfit(const ObjectAudit& object, const ReleaseLoad
     torch_reasons.push_back(load.torch_misfits[i]);
   }
   if (load.imports_unstable && !(pinned && pinned->minor_release() == load.release.minor_release())) {
-    torch_reasons.insert(torch_reasons.begin(),
-                         pinned ? fmt::format("imports libtorch's C++ ABI and was built for torch {}",
-                                              pinned->to_full_string())
-                                : std::string("imports libtorch's C++ ABI and pins no torch release"));
+    torch_reasons.insert(
+        torch_reasons.begin(),
+        pinned ? fmt::format("imports libtorch's C++ ABI and was built for torch {}", pinned->to_full_string())
+               : std::string("imports libtorch's C++ ABI and pins no torch release"));
   }
   if (!torch_reasons.empty()) {
     return Misfit{CanaryOutcome::UndefinedSymbol, fmt::format("{}: {}", object_name(object), torch_reasons.front())};

@@ -35,9 +35,7 @@ const std::string& this_program() {
 
 fs::path prediction_file(const CanaryOptions& options, const CanaryPackage& package) {
   ContentHash key;
-  key.add(this_program())
-      .add(package.sha256)
-      .add(package.requires_torch.empty() ? "" : package.requires_torch[0]);
+  key.add(this_program()).add(package.sha256).add(package.requires_torch.empty() ? "" : package.requires_torch[0]);
   for (const auto& release : options.releases) key.add(release_identity(release));
   return options.cache_dir / "predictions" / (key.hex() + ".json");
 }
