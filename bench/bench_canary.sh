@@ -23,7 +23,7 @@ run() {  # label
     "$cli" canary --spec "$spec" --cache-dir "$cache/cache" --json "$cache/$1.json" -j "$jobs" >"$cache/$1.log" 2>&1
   status=$?
   ended=$(date +%s.%N)
-  read -r user sys rss <"$cache/$1.time"
+  read -r user sys rss < <(tail -n 1 "$cache/$1.time")  # after "Command exited with non-zero status"
   printf '%-5s wall %7.1f s  cpu %7.1f s (this process and its children)  (exit %d)\n' "$1" \
     "$(echo "$ended - $started" | bc)" "$(echo "$user + $sys" | bc)" "$status"
 }
