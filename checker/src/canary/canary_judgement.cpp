@@ -7,10 +7,6 @@
 namespace abicheck {
 namespace {
 
-bool is_load(CanaryOutcome outcome) {
-  return outcome == CanaryOutcome::Loaded || outcome == CanaryOutcome::LoadedNotExecuted;
-}
-
 std::string predicted_text(const Prediction& prediction) {
   return is_load(prediction.outcome) ? std::string("loads") : std::string(to_string(prediction.outcome));
 }

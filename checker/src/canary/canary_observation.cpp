@@ -165,7 +165,7 @@ std::optional<TorchVersion> mark_missing_operators(std::vector<Observation>& row
   const TorchVersion reference_release = reference->release;
   const std::set<std::string> expected = reference->operators;
   for (auto& observation : row) {
-    if (observation.outcome != CanaryOutcome::Loaded && observation.outcome != CanaryOutcome::LoadedNotExecuted) {
+    if (!is_load(observation.outcome)) {
       continue;
     }
     std::vector<std::string> missing;

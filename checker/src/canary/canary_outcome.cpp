@@ -20,11 +20,11 @@ constexpr std::array kNames = {
 };
 static_assert(kNames.size() == static_cast<std::size_t>(kLastCanaryOutcome) + 1, "a name for every outcome");
 
+}  // namespace
+
 bool is_load(CanaryOutcome outcome) {
   return outcome == CanaryOutcome::Loaded || outcome == CanaryOutcome::LoadedNotExecuted;
 }
-
-}  // namespace
 
 std::string_view to_string(CanaryOutcome outcome) { return kNames[static_cast<std::size_t>(outcome)].second; }
 

@@ -25,6 +25,9 @@ inline constexpr CanaryOutcome kLastCanaryOutcome = CanaryOutcome::CouldNotInsta
 std::string_view to_string(CanaryOutcome outcome);  // "loaded", "undefined-symbol", …
 std::optional<CanaryOutcome> canary_outcome_from_string(std::string_view text);
 
+// Loaded or loaded-not-executed: the package got in, whether or not its code ran.
+bool is_load(CanaryOutcome outcome);
+
 // Whether an observation bears the prediction out: a predicted load is borne out by either kind of
 // load, every other prediction only by itself.
 bool bears_out(CanaryOutcome predicted, CanaryOutcome observed);

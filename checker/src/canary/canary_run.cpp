@@ -103,29 +103,32 @@ PackageAudit predict(const CanaryPackage& package, const ShimCatalog& catalog, c
   return audit;
 }
 
+// A cell to run: its row, where its result is cached, and (once run) what it wrote.
 struct PendingCell {
   std::size_t row;
-  std::size_t release;
-  fs::path result;
+  fs::path cache_file;
+  json result;
 };
 
-// Runs one release's uncached cells in one process of its Python (canary_cells.py forks per cell).
-void run_release(const StoredRelease& release, const std::vector<PendingCell>& cells,
-                 const std::vector<CanaryRow>& rows, const fs::path& dependencies, const CanarySpec& spec,
-                 const fs::path& run_dir) {
+// Runs one release's uncached cells in one process of its Python (canary_cells.py forks per cell)
+// and hands back what each wrote. A cell the runner never reached (it died before it) is a crash
+// of that cell, not cached; every other result is cached, a timeout too: a warm run does nothing
+// (--fresh runs it again).
+void run_release(const StoredRelease& release, std::vector<PendingCell>& cells, const std::vector<CanaryRow>& rows,
+                 const fs::path& dependencies, const CanarySpec& spec, const fs::path& run_dir) {
+  fs::create_directories(run_dir);
   json list = json::array();
-  for (const auto& cell : cells) {
-    const CanaryPackage& package = rows[cell.row].package;
-    fs::create_directories(cell.result.parent_path());
-    fs::remove(cell.result);  // --fresh: the old entry must not stand in for a cell that leaves none
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    const CanaryPackage& package = rows[cells[i].row].package;
+    fs::path written = run_dir / fmt::format("cell-{}.json", i);
+    fs::remove(written);  // a result left by an earlier run must not stand in for this one
     list.push_back({{"package_dir", package.unpacked.string()},
                     {"modules", package.modules},
                     {"smoke", package.spec.smoke},
                     {"smoke_needs_gpu", package.spec.smoke_needs_gpu},
                     {"timeout_s", spec.timeout_s},
-                    {"result", (run_dir / cell.result.filename()).string()}});
+                    {"result", written.string()}});
   }
-  fs::create_directories(run_dir);
   write_file_atomically(run_dir / "cells.json", list.dump(1));
   auto limit = std::chrono::seconds(static_cast<long>(spec.timeout_s * static_cast<double>(cells.size()) + 180));
   ProcessResult run =
@@ -134,25 +137,19 @@ void run_release(const StoredRelease& release, const std::vector<PendingCell>& c
                    .extra_env = {{"PYTHONDONTWRITEBYTECODE", "1"}, {"PYTHONUNBUFFERED", "1"}},
                    .working_dir = run_dir,
                    .timeout = limit});
-  for (const auto& cell : cells) {
-    fs::path written = run_dir / cell.result.filename();
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    fs::path written = run_dir / fmt::format("cell-{}.json", i);
     if (fs::exists(written)) {
-      // Kept for the next run, a timeout too: a warm run does nothing (--fresh runs it again).
-      write_file_atomically(cell.result, read_file_text(written));
+      std::string text = read_file_text(written);
+      cells[i].result = json::parse(text);
+      fs::create_directories(cells[i].cache_file.parent_path());
+      write_file_atomically(cells[i].cache_file, text);
     } else {
-      json lost = {{"stage", "crash"},
-                   {"error", fmt::format("torch {}'s cell runner ended ({}) before this cell: {}",
-                                         release.version.to_string(), run.describe(), run.tail(2))}};
-      write_file_atomically(run_dir / ("lost-" + cell.result.filename().string()), lost.dump());
+      cells[i].result = {{"stage", "crash"},
+                         {"error", fmt::format("torch {}'s cell runner ended ({}) before this cell: {}",
+                                               release.version.to_string(), run.describe(), run.tail(2))}};
     }
   }
-}
-
-json read_result(const PendingCell& cell, const fs::path& run_dir) {
-  for (const fs::path& file : {cell.result, run_dir / ("lost-" + cell.result.filename().string())}) {
-    if (fs::exists(file)) return json::parse(read_file_text(file));
-  }
-  return {{"stage", "crash"}, {"error", "the cell left no result"}};
 }
 
 }  // namespace
@@ -171,25 +168,27 @@ CanaryResult run_canary(const CanarySpec& spec, const ShimCatalog& catalog, cons
   }
   const std::string runner_hash =
       ContentHash().add_file(project_root() / "matrix" / "canary_cells.py", project_root()).hex();
+  // Per release, the cells to run; per row and release, the cached result of the others.
   std::vector<std::vector<PendingCell>> pending(options.releases.size());
+  std::vector<std::vector<std::optional<json>>> cached(prepared.packages.size(),
+                                                       std::vector<std::optional<json>>(options.releases.size()));
   for (auto& package : prepared.packages) {
+    const std::size_t index = result.rows.size();
     CanaryRow row{.package = package, .audit = predict(package, catalog, options)};
     for (std::size_t r = 0; r < options.releases.size(); ++r) {
-      CanaryCell cell{.predicted = row.audit.predictions[r]};
-      cell.observed.release = options.releases[r].version;
+      row.cells.push_back({.predicted = row.audit.predictions[r]});
       fs::path file = result_file(options, package, options.releases[r], runner_hash);
-      if (options.fresh || !fs::exists(file)) pending[r].push_back({result.rows.size(), r, file});
-      row.cells.push_back(std::move(cell));
+      if (!options.fresh && fs::exists(file)) cached[index][r] = json::parse(read_file_text(file));
+      else pending[r].push_back({.row = index, .cache_file = file});
     }
     result.rows.push_back(std::move(row));
   }
   std::mutex progress_mutex;
   int done = 0;
-  const fs::path runs = options.cache_dir / "runs";
   parallel_for_each(options.releases.size(), options.jobs, [&](std::size_t r) {
     if (pending[r].empty()) return;
-    const fs::path run_dir = runs / options.releases[r].version.to_full_string();
-    run_release(options.releases[r], pending[r], result.rows, prepared.dependencies, spec, run_dir);
+    run_release(options.releases[r], pending[r], result.rows, prepared.dependencies, spec,
+                options.cache_dir / "runs" / options.releases[r].version.to_full_string());
     std::lock_guard lock(progress_mutex);
     ++done;
     if (options.progress) {
@@ -197,18 +196,19 @@ CanaryResult run_canary(const CanarySpec& spec, const ShimCatalog& catalog, cons
                        fmt::format("torch {}: {} cells", options.releases[r].version.to_string(), pending[r].size()));
     }
   });
+  auto judge = [&](std::size_t row_index, std::size_t r, const json& raw, bool from_cache) {
+    CanaryRow& row = result.rows[row_index];
+    Observation observed =
+        judge_cell_result(raw, options.releases[r].version, row.package.unpacked, row.audit.device_code);
+    observed.cached = from_cache;
+    (from_cache ? result.cells_cached : result.cells_run) += 1;
+    result.gpu = result.gpu || raw.value("gpu", false);
+    row.cells[r].observed = std::move(observed);
+  };
   for (std::size_t r = 0; r < options.releases.size(); ++r) {
-    const fs::path run_dir = runs / options.releases[r].version.to_full_string();
-    for (auto& row : result.rows) {
-      fs::path file = result_file(options, row.package, options.releases[r], runner_hash);
-      bool ran = std::ranges::any_of(pending[r], [&](const PendingCell& cell) { return cell.result == file; });
-      json raw = ran ? read_result({0, r, file}, run_dir) : json::parse(read_file_text(file));
-      Observation observed =
-          judge_cell_result(raw, options.releases[r].version, row.package.unpacked, row.audit.device_code);
-      observed.cached = !ran;
-      (ran ? result.cells_run : result.cells_cached) += 1;
-      result.gpu = result.gpu || raw.value("gpu", false);
-      row.cells[r].observed = std::move(observed);
+    for (const auto& cell : pending[r]) judge(cell.row, r, cell.result, false);
+    for (std::size_t row = 0; row < result.rows.size(); ++row) {
+      if (cached[row][r]) judge(row, r, *cached[row][r], true);
     }
   }
   for (auto& row : result.rows) {
