@@ -318,7 +318,11 @@ ObjectAudit audit_imports(const BinaryImports& imports, std::string path, const 
     }
     imported_names.insert(symbol.name);
     if (classified.category == SymbolCategory::StableShim) {
-      object.shims.push_back({classified.name, classified.introduced, false, classified.library});
+      ShimUse use{classified.name, classified.introduced, false, classified.library};
+      if (use.introduced) {
+        use.not_exported_by = catalog.releases_not_exporting(platform_of(imports.format), use.name, *use.introduced);
+      }
+      object.shims.push_back(std::move(use));
     } else if (classified.category == SymbolCategory::UnstableTorch) {
       const SuppressionEntry* entry =
           options.allowlist ? options.allowlist->match_symbol(classified.name, classified.demangled) : nullptr;

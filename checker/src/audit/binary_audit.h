@@ -30,6 +30,9 @@ struct ShimUse {
   std::optional<TorchVersion> introduced;  // nullopt: declared by no known release
   bool dynamic_lookup = false;
   std::string library;  // the library an import is bound to (Mach-O ordinal's dylib, PE DLL); "" for dlsym
+  // The releases since `introduced` whose torch for the object's platform does not export it (an
+  // import only): macOS's torch lacks the oneDNN shims, Linux's and Windows's the MPS ones.
+  std::vector<TorchVersion> not_exported_by;
   auto operator<=>(const ShimUse&) const = default;
 };
 

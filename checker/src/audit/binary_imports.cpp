@@ -38,6 +38,15 @@ std::string_view platform_of(BinaryFormat format) {
   return "linux";
 }
 
+std::string_view platform_display_name(BinaryFormat format) {
+  switch (format) {
+    case BinaryFormat::Elf: return "Linux";
+    case BinaryFormat::MachO: return "macOS";
+    case BinaryFormat::Pe: return "Windows";
+  }
+  return "Linux";
+}
+
 std::optional<BinaryFormat> binary_format_of(std::span<const char> head) {
   if (looks_like_elf(head)) return BinaryFormat::Elf;
   if (head.size() >= 2 && head[0] == 'M' && head[1] == 'Z') return BinaryFormat::Pe;

@@ -14,8 +14,9 @@ namespace abicheck {
 // universal) and Windows's PE/COFF (LLVM's Object library, object_file_reader.h).
 enum class BinaryFormat { Elf, MachO, Pe };
 
-std::string_view to_string(BinaryFormat format);    // "elf", "mach-o", "pe"
-std::string_view platform_of(BinaryFormat format);  // "linux", "macos", "windows"
+std::string_view to_string(BinaryFormat format);              // "elf", "mach-o", "pe"
+std::string_view platform_of(BinaryFormat format);            // "linux", "macos", "windows"
+std::string_view platform_display_name(BinaryFormat format);  // "Linux", "macOS", "Windows": for messages
 
 // An object that cannot be audited: truncated, corrupt, 32-bit, foreign architecture, nothing
 // imported to audit. The message is one line without the file name (the caller knows where it came from).
