@@ -191,18 +191,18 @@ def clones_copy_values_and_keep_strides():
         raise AssertionError("clone_preserve_strides changed the strides of a transposed tensor")
 
 
-@case("2.9", "copy_into_")
-def copy_into_writes_and_converts():
+@case("2.9", "shim_copy_")
+def shim_copy_writes_and_converts():
     for dtype in NUMERIC_DTYPES:
         for name, source in layouts(dtype):
             destination = torch.zeros(source.shape, dtype=torch.float64)
-            ops.copy_into_(destination, source)
+            ops.shim_copy_(destination, source)
             assert_close(destination, source.to(torch.float64), f"{dtype} {name}")
     destination = torch.zeros(3, 4)
-    ops.copy_into_(destination, torch.arange(4.0))  # broadcast along the rows
+    ops.shim_copy_(destination, torch.arange(4.0))  # broadcast along the rows
     assert_close(destination, torch.arange(4.0).expand(3, 4), "broadcast")
     assert_raises(RuntimeError, ("must match the size", "aoti_torch_copy_"),
-                  lambda: ops.copy_into_(torch.zeros(3, 4), torch.zeros(5)))
+                  lambda: ops.shim_copy_(torch.zeros(3, 4), torch.zeros(5)))
 
 
 @case("2.9", "reassigned")

@@ -23,7 +23,7 @@ STABLE_TORCH_LIBRARY(abiref, m) {
       "Tensor(a))");
   m.def("blob_views(Tensor(a) x) -> (Tensor(a), Tensor(a))");
   m.def("clones(Tensor x) -> (Tensor, Tensor)");
-  m.def("copy_into_(Tensor(a!) dst, Tensor src) -> ()");
+  m.def("shim_copy_(Tensor(a!) dst, Tensor src) -> ()");
   m.def("reassigned(Tensor a, Tensor(b) b) -> (Tensor(b), Tensor(b))");
   m.def(
       "matmuls(Tensor a, Tensor b, Tensor bias, Tensor batch, Tensor other, float beta, float alpha) -> (Tensor, "

@@ -66,12 +66,17 @@ Tensor complex_roundtrip(const Tensor& x, bool widen) {
 
 Tensor item_roundtrip(const Tensor& x, bool widen) {
   const int32_t dtype = dtype_of(x);
-  if (dtype == aoti_torch_dtype_float32()) return roundtrip(x, aoti_torch_item_float32, aoti_torch_scalar_to_tensor_float32);
-  if (dtype == aoti_torch_dtype_float64()) return roundtrip(x, aoti_torch_item_float64, aoti_torch_scalar_to_tensor_float64);
+  if (dtype == aoti_torch_dtype_float32())
+    return roundtrip(x, aoti_torch_item_float32, aoti_torch_scalar_to_tensor_float32);
+  if (dtype == aoti_torch_dtype_float64())
+    return roundtrip(x, aoti_torch_item_float64, aoti_torch_scalar_to_tensor_float64);
   if (dtype == aoti_torch_dtype_uint8()) return roundtrip(x, aoti_torch_item_uint8, aoti_torch_scalar_to_tensor_uint8);
-  if (dtype == aoti_torch_dtype_uint16()) return roundtrip(x, aoti_torch_item_uint16, aoti_torch_scalar_to_tensor_uint16);
-  if (dtype == aoti_torch_dtype_uint32()) return roundtrip(x, aoti_torch_item_uint32, aoti_torch_scalar_to_tensor_uint32);
-  if (dtype == aoti_torch_dtype_uint64()) return roundtrip(x, aoti_torch_item_uint64, aoti_torch_scalar_to_tensor_uint64);
+  if (dtype == aoti_torch_dtype_uint16())
+    return roundtrip(x, aoti_torch_item_uint16, aoti_torch_scalar_to_tensor_uint16);
+  if (dtype == aoti_torch_dtype_uint32())
+    return roundtrip(x, aoti_torch_item_uint32, aoti_torch_scalar_to_tensor_uint32);
+  if (dtype == aoti_torch_dtype_uint64())
+    return roundtrip(x, aoti_torch_item_uint64, aoti_torch_scalar_to_tensor_uint64);
   if (dtype == aoti_torch_dtype_int8()) return roundtrip(x, aoti_torch_item_int8, aoti_torch_scalar_to_tensor_int8);
   if (dtype == aoti_torch_dtype_int16()) return roundtrip(x, aoti_torch_item_int16, aoti_torch_scalar_to_tensor_int16);
   if (dtype == aoti_torch_dtype_int32()) return roundtrip(x, aoti_torch_item_int32, aoti_torch_scalar_to_tensor_int32);
@@ -139,8 +144,8 @@ void boxed_blob_views(StableIValue* stack, uint64_t, uint64_t) {
   const int32_t dtype = dtype_of(x);
   AtenTensorHandle first = nullptr;
   AtenTensorHandle second = nullptr;
-  TORCH_ERROR_CODE_CHECK(aoti_torch_create_tensor_from_blob(data, dim, sizes, strides, 0, dtype, device_type,
-                                                            device_index, &first));
+  TORCH_ERROR_CODE_CHECK(
+      aoti_torch_create_tensor_from_blob(data, dim, sizes, strides, 0, dtype, device_type, device_index, &first));
   Tensor from_blob = owned(first);
   TORCH_ERROR_CODE_CHECK(aoti_torch_create_tensor_from_blob_v2(data, dim, sizes, strides, 0, dtype, device_type,
                                                                device_index, &second, aoti_torch_layout_strided(),
@@ -161,7 +166,7 @@ void boxed_clones(StableIValue* stack, uint64_t, uint64_t) {
   stack[1] = from(owned(preserved));
 }
 
-void boxed_copy_into(StableIValue* stack, uint64_t, uint64_t) {
+void boxed_shim_copy(StableIValue* stack, uint64_t, uint64_t) {
   Tensor destination = to<Tensor>(stack[0]);
   Tensor source = to<Tensor>(stack[1]);
   TORCH_ERROR_CODE_CHECK(aoti_torch_copy_(destination.get(), source.get(), /*non_blocking=*/0));
@@ -195,8 +200,8 @@ Tensor empty_like_shape(const Tensor& like, std::initializer_list<int64_t> shape
   TORCH_ERROR_CODE_CHECK(aoti_torch_get_device_type(like.get(), &device_type));
   TORCH_ERROR_CODE_CHECK(aoti_torch_get_device_index(like.get(), &device_index));
   AtenTensorHandle out = nullptr;
-  TORCH_ERROR_CODE_CHECK(aoti_torch_empty_strided(dim, sizes.data(), strides.data(), dtype_of(like), device_type,
-                                                  device_index, &out));
+  TORCH_ERROR_CODE_CHECK(
+      aoti_torch_empty_strided(dim, sizes.data(), strides.data(), dtype_of(like), device_type, device_index, &out));
   return owned(out);
 }
 
@@ -335,8 +340,8 @@ void boxed_enum_codes(StableIValue* stack, uint64_t, uint64_t) {
   int32_t device_type = 0;
   TORCH_ERROR_CODE_CHECK(aoti_torch_get_device_type(like.get(), &device_type));
   AtenTensorHandle out = nullptr;
-  TORCH_ERROR_CODE_CHECK(aoti_torch_empty_strided(1, sizes.data(), strides.data(), aoti_torch_dtype_int64(),
-                                                  device_type, -1, &out));
+  TORCH_ERROR_CODE_CHECK(
+      aoti_torch_empty_strided(1, sizes.data(), strides.data(), aoti_torch_dtype_int64(), device_type, -1, &out));
   Tensor result = owned(out);
   void* data = nullptr;
   TORCH_ERROR_CODE_CHECK(aoti_torch_get_data_ptr(result.get(), &data));
@@ -352,7 +357,7 @@ STABLE_TORCH_LIBRARY_IMPL(abiref, CPU, m) {
   m.impl("restrided", &boxed_restrided);
   m.impl("blob_views", &boxed_blob_views);
   m.impl("clones", &boxed_clones);
-  m.impl("copy_into_", &boxed_copy_into);
+  m.impl("shim_copy_", &boxed_shim_copy);
   m.impl("reassigned", &boxed_reassigned);
   m.impl("matmuls", &boxed_matmuls);
   m.impl("reviewed", &boxed_reviewed);
