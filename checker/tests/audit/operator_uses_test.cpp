@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "audit/audit_judgement.h"
+
 namespace abicheck {
 namespace {
 
@@ -109,6 +111,24 @@ TEST(OperatorUses, AnAdapterForOlderCallersIsNoBreak) {
   auto uses = find_operator_uses(strings({"aten::triu"}), releases);
   judge_operator_uses(uses, releases, TorchVersion{2, 9, 0});
   EXPECT_TRUE(break_list(uses).empty());
+}
+
+// Each break is a finding of the audit; the release gate keeps those on its candidate.
+TEST(OperatorUses, EachBreakIsAFindingAndTheGateKeepsThoseOnItsCandidate) {
+  OperatorHistory releases = history();
+  ObjectAudit object{.path = "ext.so"};
+  object.operators = find_operator_uses(strings({"aten::new_op", "aten::qr"}), releases);
+  judge_operator_uses(object.operators, releases, TorchVersion{2, 9, 0});
+  std::vector<Finding> findings = operator_findings(object, "ext.so");
+  ASSERT_EQ(findings.size(), 2u);
+  EXPECT_EQ(findings[0].kind, "dispatcher-operator");
+  EXPECT_EQ(findings[0].message.find("calls operator 'aten::new_op' through the dispatcher, which breaks on torch 2.9"),
+            0u)
+      << findings[0].message;
+  std::vector<Finding> on_candidate = operator_findings(object, "ext.so", TorchVersion{2, 11, 0});
+  ASSERT_EQ(on_candidate.size(), 1u);
+  EXPECT_NE(on_candidate[0].message.find("'aten::qr'"), std::string::npos) << on_candidate[0].message;
+  EXPECT_TRUE(judge_audit(AuditReport{.binaries = {object}}).has_findings());
 }
 
 TEST(ReadOnlyStrings, OperatorNamesAndIdentifiersAreWholeCStrings) {
