@@ -1,5 +1,6 @@
 #include "audit/binary_imports.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "audit/elf_reader.h"
@@ -70,8 +71,25 @@ std::vector<BinaryImports> read_binary_imports(std::span<char> image) {
   return read_object_file_imports(image, *format);
 }
 
-void scan_read_only_strings(std::string_view data, std::set<std::string>& candidates,
-                            std::optional<std::string>& marker) {
+namespace {
+
+bool is_identifier(std::string_view text) {
+  return !text.empty() && !(text[0] >= '0' && text[0] <= '9') &&
+         std::all_of(text.begin(), text.end(), is_identifier_char);
+}
+
+// "aten::add" or "aten::add.Tensor": a namespace, "::", a name and an optional overload, all identifiers.
+bool is_operator_name(std::string_view text) {
+  std::size_t scope = text.find("::");
+  if (scope == std::string_view::npos || !is_identifier(text.substr(0, scope))) return false;
+  std::string_view rest = text.substr(scope + 2);
+  std::size_t dot = rest.find('.');
+  if (dot == std::string_view::npos) return is_identifier(rest);
+  return is_identifier(rest.substr(0, dot)) && is_identifier(rest.substr(dot + 1));
+}
+
+// The shim names handed to dlsym and the target marker.
+void scan_torch_strings(std::string_view data, ReadOnlyStrings& found) {
   constexpr std::string_view kTorch = "torch";
   constexpr std::string_view kAotiPrefix = "aoti_";
   std::size_t position = 0;
@@ -82,7 +100,7 @@ void scan_read_only_strings(std::string_view data, std::set<std::string>& candid
     if (rest.starts_with(kTargetMarkerPrefix)) {
       std::string_view value = rest.substr(kTargetMarkerPrefix.size());
       value = value.substr(0, std::min(value.find('\0'), std::size_t{64}));
-      if (!marker) marker = std::string(value);
+      if (!found.target_marker) found.target_marker = std::string(value);
       continue;
     }
     if (!rest.starts_with("torch_")) continue;
@@ -94,9 +112,38 @@ void scan_read_only_strings(std::string_view data, std::set<std::string>& candid
     std::size_t end = match;
     while (end < data.size() && end - start < 256 && is_identifier_char(data[end])) ++end;
     if (end >= data.size() || data[end] != '\0') continue;
-    candidates.emplace(data.substr(start, end - start));
+    found.shim_names.emplace(data.substr(start, end - start));
     position = end;
   }
+}
+
+}  // namespace
+
+void scan_read_only_strings(std::string_view data, ReadOnlyStrings& found) {
+  scan_torch_strings(data, found);
+  // Every NUL-terminated string: an operator's name and its overload are two string literals
+  // (aoti_torch_call_dispatcher("aten::transpose", "int", ...)), which the linker may place anywhere.
+  constexpr std::size_t kLongestIdentifier = 64;
+  constexpr std::size_t kLongestOperatorName = 256;
+  std::size_t start = 0;
+  while (start < data.size()) {
+    std::size_t end = data.find('\0', start);
+    if (end == std::string_view::npos) break;  // not terminated inside the section: not a C string
+    std::string_view text = data.substr(start, end - start);
+    start = end + 1;
+    if (text.size() <= kLongestIdentifier && is_identifier(text)) {
+      found.identifiers.emplace(text);
+    } else if (text.size() <= kLongestOperatorName && is_operator_name(text)) {
+      found.operator_names.emplace(text);
+    }
+  }
+}
+
+void ReadOnlyStrings::move_into(BinaryImports& imports) {
+  imports.symbol_like_strings.assign(shim_names.begin(), shim_names.end());
+  imports.operator_like_strings.assign(operator_names.begin(), operator_names.end());
+  imports.identifier_strings.assign(identifiers.begin(), identifiers.end());
+  imports.target_marker = std::move(target_marker);
 }
 
 }  // namespace abicheck

@@ -47,8 +47,13 @@ struct BinaryImports {
   std::vector<std::string> needed;
   std::vector<ImportedSymbol> undefined;         // sorted by name
   std::vector<std::string> symbol_like_strings;  // read-only C strings shaped like shim names (dlsym uses)
-  std::optional<std::string> target_marker;      // the value of an embedded "torch-abi-check:target=" string
-  bool has_symtab = false;                       // false for a stripped object (auditing still works)
+  // Read-only C strings shaped like operator names handed to the dispatcher: "aten::add" or
+  // "aten::add.Tensor" (sorted); and the plain identifiers ("Tensor", "int", "out"), among which
+  // the overload names passed beside an operator's name are (sorted).
+  std::vector<std::string> operator_like_strings;
+  std::vector<std::string> identifier_strings;
+  std::optional<std::string> target_marker;  // the value of an embedded "torch-abi-check:target=" string
+  bool has_symtab = false;                   // false for a stripped object (auditing still works)
   // The architecture of one slice of a universal Mach-O ("arm64"); empty for a thin object.
   std::string slice;
 };
@@ -64,9 +69,18 @@ std::optional<BinaryFormat> binary_format_of(std::span<const char> head);
 // stay mapped while the call runs; nothing is kept pointing into it afterwards.
 std::vector<BinaryImports> read_binary_imports(std::span<char> image);
 
-// Finds C strings that start with "aoti_torch_" or "torch_" (shim names handed to dlsym) and the
-// target marker, in one pass over a read-only data section; every reader uses it.
-void scan_read_only_strings(std::string_view data, std::set<std::string>& candidates,
-                            std::optional<std::string>& marker);
+// What the readers collect from an object's read-only data sections, before it goes into BinaryImports.
+struct ReadOnlyStrings {
+  std::set<std::string> shim_names;      // "aoti_torch_..." and "torch_..." (shim names handed to dlsym)
+  std::set<std::string> operator_names;  // "ns::name" and "ns::name.overload"
+  std::set<std::string> identifiers;     // plain identifiers of at most 64 characters
+  std::optional<std::string> target_marker;
+
+  void move_into(BinaryImports& imports);
+};
+
+// Finds, in one read-only data section, the C strings shaped like shim names, operator names or
+// identifiers, and the target marker; every reader uses it.
+void scan_read_only_strings(std::string_view data, ReadOnlyStrings& found);
 
 }  // namespace abicheck
