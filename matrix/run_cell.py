@@ -155,7 +155,8 @@ def serve(cells_file, jobs, summary):
                             os.path.join(cell["dir"], "result.json"), cell.get("load_only", False))
         return run
 
-    forked = [Cell(body(cell), cell["timeout_s"], log=os.path.join(cell["dir"], "log.txt")) for cell in cells]
+    forked = [Cell(body(cell), cell["timeout_s"], log=os.path.join(cell["dir"], "log.txt"), exit_as_a_process=True)
+              for cell in cells]
     pids = {}
     for index, ended in run_forked(forked, jobs, on_start=pids.__setitem__):
         shim_counts.collect_child(pids[index], os.path.join(cells[index]["dir"], "shim_calls.bin"))
