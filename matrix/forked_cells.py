@@ -8,7 +8,6 @@ cell, and a cell past its timeout is killed with everything it started. Runs in 
 own Python (any version the store has), so the standard library only.
 """
 
-import ctypes
 import json
 import os
 import signal
@@ -28,17 +27,12 @@ def write_json_atomically(path, value):
 
 class Cell:
     """One unit of work for a child: `body()` runs in the child and returns its exit status; `log`
-    (a path, optional) receives the child's stdout and stderr, the C++ runtime's abort message too.
-    `exit_as_a_process`: the child ends through the C library's exit(), which runs the atexit
-    handlers and static destructors of every library it loaded, as a process of its own would at its
-    end (an extension's teardown, e.g. aoti_torch_delete_library_object, is part of what a matrix
-    cell measures, and a crash there is the cell's); otherwise it ends at once (_exit)."""
+    (a path, optional) receives the child's stdout and stderr, the C++ runtime's abort message too."""
 
-    def __init__(self, body, timeout_s, log=None, exit_as_a_process=False):
+    def __init__(self, body, timeout_s, log=None):
         self.body = body
         self.timeout_s = timeout_s
         self.log = log
-        self.exit_as_a_process = exit_as_a_process
 
 
 def ending(status, seconds, timed_out=False):
@@ -72,10 +66,7 @@ def _child(cell):
     finally:
         sys.stdout.flush()
         sys.stderr.flush()
-        code = code if isinstance(code, int) else 70
-        if cell.exit_as_a_process:
-            ctypes.CDLL(None).exit(code)
-        os._exit(code)
+        os._exit(code if isinstance(code, int) else 70)
 
 
 def run_forked(cells, jobs=1, on_start=None):

@@ -24,6 +24,7 @@ library's static initialisers), so the caller reports a load failure, not a cras
 """
 
 import argparse
+import ctypes
 import glob
 import importlib.util
 import json
@@ -134,6 +135,30 @@ def run_cell(library, target, backend, tests, result_path, load_only=False):
     return 0 if all(case["outcome"] != "failed" for case in cases) else 1
 
 
+RTLD_NOW, RTLD_NOLOAD = 2, 4
+
+
+def tear_down(library, code):
+    """Ends a forked cell as a process of its own would end: its extension's teardown (static
+    destructors: aoti_torch_delete_library_object, counted by the shim counter; a crash there is the
+    cell's) runs. Unloading the extension (dlclose until the loader lets it go) runs exactly that,
+    in a millisecond; where the loader keeps it (a NODELETE library), the child ends through exit(),
+    which runs every loaded library's teardown, torch's too (about a second). Returns the status."""
+    libc = ctypes.CDLL(None)
+    libc.dlopen.restype = ctypes.c_void_p
+    libc.dlclose.argtypes = [ctypes.c_void_p]
+    for _ in range(8):  # torch.ops.load_library's handle, and any other
+        handle = libc.dlopen(library.encode(), RTLD_NOW | RTLD_NOLOAD)
+        if not handle:
+            return code
+        libc.dlclose(handle)
+        libc.dlclose(handle)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    libc.exit(code)
+    return code
+
+
 def serve(cells_file, jobs, summary):
     """Imports torch once, then runs every cell of cells_file in a forked child."""
     with open(cells_file, encoding="utf-8") as stream:
@@ -151,12 +176,12 @@ def serve(cells_file, jobs, summary):
         def run():
             os.chdir(cell["dir"])
             shim_counts.configure_child(library=cell["library"])
-            return run_cell(cell["library"], cell["target"], cell["backend"], cell["tests"],
+            code = run_cell(cell["library"], cell["target"], cell["backend"], cell["tests"],
                             os.path.join(cell["dir"], "result.json"), cell.get("load_only", False))
+            return tear_down(cell["library"], code)
         return run
 
-    forked = [Cell(body(cell), cell["timeout_s"], log=os.path.join(cell["dir"], "log.txt"), exit_as_a_process=True)
-              for cell in cells]
+    forked = [Cell(body(cell), cell["timeout_s"], log=os.path.join(cell["dir"], "log.txt")) for cell in cells]
     pids = {}
     for index, ended in run_forked(forked, jobs, on_start=pids.__setitem__):
         shim_counts.collect_child(pids[index], os.path.join(cells[index]["dir"], "shim_calls.bin"))
