@@ -10,6 +10,8 @@
 
 namespace abicheck {
 
+class EntryStream;
+
 // The object formats the audit reads: Linux's ELF (libelf, elf_reader.h), macOS's Mach-O (thin or
 // universal) and Windows's PE/COFF (LLVM's Object library, object_file_reader.h).
 enum class BinaryFormat { Elf, MachO, Pe };
@@ -63,9 +65,19 @@ std::optional<BinaryFormat> binary_format_of(std::span<const char> head);
 // stay mapped while the call runs; nothing is kept pointing into it afterwards.
 std::vector<BinaryImports> read_binary_imports(std::span<char> image);
 
+// The same for an object read as a stream (a wheel's entry): ELF objects are streamed
+// (elf_stream_reader.h), Mach-O and PE objects are read whole.
+std::vector<BinaryImports> read_binary_imports(EntryStream& stream);
+
 // Finds C strings that start with "aoti_torch_" or "torch_" (shim names handed to dlsym) and the
 // target marker, in one pass over a read-only data section; every reader uses it.
 void scan_read_only_strings(std::string_view data, std::set<std::string>& candidates,
                             std::optional<std::string>& marker);
+
+// The rule behind scan_read_only_strings for one occurrence of "torch" at data[match], `data` being
+// the section (or a window of it that ends at the section's end or 300 bytes past the match).
+// Returns where the search for the next occurrence may go on.
+std::size_t scan_read_only_string_at(std::string_view data, std::size_t match, std::set<std::string>& candidates,
+                                     std::optional<std::string>& marker);
 
 }  // namespace abicheck

@@ -1,0 +1,307 @@
+#include "audit/elf_stream_reader.h"
+
+#include <elf.h>
+#include <fmt/format.h>
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "audit/elf_reader.h"
+#include "audit/entry_stream.h"
+
+namespace abicheck {
+namespace {
+
+// The ELF and program headers are read from these first bytes before the pass decides what to keep.
+constexpr std::uint64_t kHeaderWindow = 64 * 1024;
+// GNU ld and LLD put .shstrtab just before the section header table.
+constexpr std::uint64_t kSectionNamesWindow = 64 * 1024;
+// scan_read_only_string_at looks at most 6 bytes back ("aoti_" and the byte before it) and under
+// 300 ahead (256 name characters and a terminator; a marker's prefix and 64 characters).
+constexpr std::size_t kLookBehind = 6;
+constexpr std::size_t kLookAhead = 300;
+constexpr std::size_t kChunk = 1 << 20;
+constexpr int kMaxPasses = 3;
+
+struct ByteRange {
+  std::uint64_t begin = 0;
+  std::uint64_t end = 0;
+};
+
+// [offset, offset + length) within the object, or an empty range where it overflows or runs past it.
+ByteRange range_within(std::uint64_t offset, std::uint64_t length, std::uint64_t size) {
+  if (offset > size || length > size - offset) return {};
+  return {offset, offset + length};
+}
+
+bool covered(std::vector<ByteRange> kept, ByteRange wanted) {
+  std::sort(kept.begin(), kept.end(), [](ByteRange a, ByteRange b) { return a.begin < b.begin; });
+  std::uint64_t reached = wanted.begin;
+  for (ByteRange range : kept) {
+    if (range.begin > reached) break;
+    reached = std::max(reached, range.end);
+  }
+  return reached >= wanted.end;
+}
+
+// The object's address range, of which only the kept ranges are ever written: untouched pages of an
+// anonymous mapping take no memory, so resident size is what was kept, not the object's size.
+class SparseImage {
+ public:
+  explicit SparseImage(std::uint64_t size) : size_(size) {
+    address_ = mmap(nullptr, std::max<std::uint64_t>(size, 1), PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (address_ == MAP_FAILED) throw ElfReadError(fmt::format("cannot reserve {} bytes of address space", size));
+  }
+  ~SparseImage() { munmap(address_, std::max<std::uint64_t>(size_, 1)); }
+  SparseImage(const SparseImage&) = delete;
+  SparseImage& operator=(const SparseImage&) = delete;
+
+  std::span<char> bytes() const { return {static_cast<char*>(address_), size_}; }
+
+ private:
+  void* address_ = nullptr;
+  std::uint64_t size_ = 0;
+};
+
+// Every occurrence of "torch" that some section could turn into a shim-shaped string or the target
+// marker, with the bytes around it that scan_read_only_string_at looks at. Which sections are
+// read-only data is known only from the section headers at the object's end, so the occurrences are
+// noted everywhere and judged per section afterwards.
+class StringHits {
+ public:
+  explicit StringHits(std::uint64_t max_bytes) : max_bytes_(max_bytes) {}
+
+  // data[match] is an occurrence of "torch"; data holds at least kLookAhead bytes after it unless the
+  // object ends sooner. data_offset is data[0]'s offset in the object.
+  void note(std::string_view data, std::uint64_t data_offset, std::size_t match) {
+    std::string_view rest = data.substr(match);
+    std::size_t end = 0;
+    if (rest.starts_with(kTargetMarkerPrefix)) {
+      end = std::min(data.size(), match + kTargetMarkerPrefix.size() + 65);
+    } else if (rest.starts_with("torch_")) {
+      // A name is only ever taken when its identifier characters end on a NUL within 256 bytes.
+      std::size_t run = match;
+      while (run < data.size() && run - match <= 256 && is_name_char(data[run])) ++run;
+      if (run >= data.size() || run - match > 256 || data[run] != '\0') return;
+      end = run + 1;
+    } else {
+      return;
+    }
+    std::size_t begin = match >= kLookBehind ? match - kLookBehind : 0;
+    bytes_ += end - begin;
+    if (bytes_ > max_bytes_) {
+      throw ElfReadError(fmt::format("more than {} bytes of shim-shaped strings: not an extension object", max_bytes_));
+    }
+    hits_.push_back({data_offset + match, data_offset + begin, std::string(data.substr(begin, end - begin))});
+  }
+
+  // What scan_read_only_strings would find in the section at [offset, offset + size).
+  void judge_section(std::uint64_t offset, std::uint64_t size, std::set<std::string>& candidates,
+                     std::optional<std::string>& marker) const {
+    std::uint64_t section_end = offset + size;
+    auto first = std::lower_bound(hits_.begin(), hits_.end(), offset,
+                                  [](const Hit& hit, std::uint64_t at) { return hit.match < at; });
+    for (auto hit = first; hit != hits_.end() && hit->match < section_end; ++hit) {
+      std::uint64_t begin = std::max(offset, hit->base);
+      std::uint64_t end = std::min(section_end, hit->base + hit->bytes.size());
+      std::string_view window(hit->bytes.data() + (begin - hit->base), end - begin);
+      scan_read_only_string_at(window, hit->match - begin, candidates, marker);
+    }
+  }
+
+ private:
+  static bool is_name_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  }
+
+  struct Hit {
+    std::uint64_t match;  // the offset of "torch" in the object
+    std::uint64_t base;   // the offset of bytes[0]
+    std::string bytes;
+  };
+  std::vector<Hit> hits_;  // in offset order, as the stream delivered them
+  std::uint64_t bytes_ = 0;
+  std::uint64_t max_bytes_;
+};
+
+template <typename T>
+T read_struct(std::span<const char> image, std::uint64_t offset) {
+  T value;
+  std::memcpy(&value, image.data() + offset, sizeof(T));
+  return value;
+}
+
+bool is_elf64_little_endian(std::span<const char> image) {
+  return image.size() >= sizeof(Elf64_Ehdr) && looks_like_elf(image) && image[EI_CLASS] == ELFCLASS64 &&
+         image[EI_DATA] == ELFDATA2LSB;
+}
+
+// What the first pass keeps beyond the header window, decided from the ELF and program headers.
+std::vector<ByteRange> first_pass_ranges(std::span<const char> image, std::uint64_t header_bytes,
+                                         const ElfStreamLimits& limits) {
+  std::vector<ByteRange> ranges;
+  if (header_bytes < sizeof(Elf64_Ehdr) || !is_elf64_little_endian(image)) return ranges;
+  auto header = read_struct<Elf64_Ehdr>(image, 0);
+  std::uint64_t size = image.size();
+  ByteRange program_headers =
+      range_within(header.e_phoff, std::uint64_t{header.e_phnum} * sizeof(Elf64_Phdr), header_bytes);
+  if (header.e_phentsize == sizeof(Elf64_Phdr) && program_headers.end > program_headers.begin) {
+    bool early_segment_seen = false;
+    for (std::uint64_t at = program_headers.begin; at < program_headers.end; at += sizeof(Elf64_Phdr)) {
+      auto segment = read_struct<Elf64_Phdr>(image, at);
+      if (segment.p_type == PT_DYNAMIC) ranges.push_back(range_within(segment.p_offset, segment.p_filesz, size));
+      if (segment.p_type == PT_LOAD && !early_segment_seen) {
+        early_segment_seen = true;
+        if (segment.p_offset == 0 && !(segment.p_flags & PF_X)) {
+          ranges.push_back({0, std::min({segment.p_filesz, limits.max_early_bytes, size})});
+        }
+      }
+    }
+  }
+  if (header.e_shoff != 0 && header.e_shoff < size) {
+    std::uint64_t names = header.e_shoff - std::min(header.e_shoff, kSectionNamesWindow);
+    std::uint64_t table = std::uint64_t{std::max<std::uint16_t>(header.e_shnum, 1)} * sizeof(Elf64_Shdr);
+    ranges.push_back({names, header.e_shoff + std::min(table, size - header.e_shoff)});
+  }
+  return ranges;
+}
+
+// The ranges read_elf_imports will read (other than read-only data, which the string hits answer):
+// the section header table, then the dynamic sections, their string tables and the section names.
+// Empty where the headers are damaged: read_elf_imports then says what is wrong.
+std::vector<ByteRange> needed_ranges(std::span<const char> image, const std::vector<ByteRange>& kept) {
+  if (!is_elf64_little_endian(image)) return {};
+  auto header = read_struct<Elf64_Ehdr>(image, 0);
+  std::uint64_t size = image.size();
+  if (header.e_shoff == 0 || header.e_shentsize != sizeof(Elf64_Shdr)) return {};
+  ByteRange first_entry = range_within(header.e_shoff, sizeof(Elf64_Shdr), size);
+  if (first_entry.end == 0) return {};
+  if (!covered(kept, first_entry)) return {first_entry};
+  auto first = read_struct<Elf64_Shdr>(image, header.e_shoff);
+  std::uint64_t count = header.e_shnum != 0 ? header.e_shnum : first.sh_size;
+  if (count > size / sizeof(Elf64_Shdr)) return {};
+  ByteRange table = range_within(header.e_shoff, count * sizeof(Elf64_Shdr), size);
+  if (table.end == 0) return {};
+  if (!covered(kept, table)) return {table};
+  std::vector<ByteRange> ranges{table};
+  auto section_range = [&](std::uint64_t index) {
+    if (index >= count) return;
+    auto section = read_struct<Elf64_Shdr>(image, header.e_shoff + index * sizeof(Elf64_Shdr));
+    if (section.sh_type == SHT_NOBITS) return;
+    ByteRange range = range_within(section.sh_offset, section.sh_size, size);
+    if (range.end > range.begin) ranges.push_back(range);
+  };
+  for (std::uint64_t index = 0; index < count; ++index) {
+    auto section = read_struct<Elf64_Shdr>(image, header.e_shoff + index * sizeof(Elf64_Shdr));
+    if (section.sh_type == SHT_DYNSYM || section.sh_type == SHT_GNU_versym || section.sh_type == SHT_GNU_verneed ||
+        section.sh_type == SHT_DYNAMIC) {
+      section_range(index);
+      section_range(section.sh_link);
+    }
+  }
+  section_range(header.e_shstrndx == SHN_XINDEX ? first.sh_link : header.e_shstrndx);
+  std::sort(ranges.begin(), ranges.end(),
+            [](ByteRange a, ByteRange b) { return std::tie(a.begin, a.end) < std::tie(b.begin, b.end); });
+  ranges.erase(std::unique(ranges.begin(), ranges.end(),
+                           [](ByteRange a, ByteRange b) { return a.begin == b.begin && a.end == b.end; }),
+               ranges.end());
+  return ranges;
+}
+
+// One pass from byte 0 to stop_at: copies the wanted bytes into the image and, when hits is given,
+// notes every string occurrence. plan (first pass only) adds wanted ranges once the header window
+// has arrived. Returns how far the pass read.
+std::uint64_t read_pass(EntryStream& stream, SparseImage& image, std::vector<ByteRange>& wanted, std::uint64_t stop_at,
+                        StringHits* hits, const std::function<void(std::uint64_t header_bytes)>& plan) {
+  std::uint64_t size = image.bytes().size();
+  std::vector<char> buffer(kLookBehind + kLookAhead + kChunk);
+  std::size_t carry = 0;         // bytes kept at buffer's front from before
+  std::uint64_t next_match = 0;  // where the search for "torch" goes on
+  std::uint64_t position = 0;
+  bool planned = !plan;
+  stream.rewind();
+  while (position < stop_at) {
+    std::size_t room = buffer.size() - carry;
+    if (!planned) room = std::min<std::uint64_t>(room, std::max<std::uint64_t>(kHeaderWindow - position, 1));
+    std::size_t got = stream.read(std::span<char>(buffer.data() + carry, room));
+    if (got == 0) break;
+    for (ByteRange range : wanted) {
+      std::uint64_t begin = std::max(range.begin, position);
+      std::uint64_t end = std::min(range.end, position + got);
+      if (begin < end)
+        std::memcpy(image.bytes().data() + begin, buffer.data() + carry + (begin - position), end - begin);
+    }
+    position += got;
+    if (!planned && position >= std::min(size, kHeaderWindow)) {
+      plan(position);
+      planned = true;
+    }
+    if (!hits) continue;
+    std::string_view data(buffer.data(), carry + got);
+    std::uint64_t data_offset = position - data.size();
+    bool at_end = position == size;
+    std::size_t limit = at_end ? data.size() : data.size() - std::min(data.size(), kLookAhead);
+    std::size_t match = next_match - data_offset;
+    while ((match = data.find("torch", match)) != std::string_view::npos && match < limit) {
+      hits->note(data, data_offset, match);
+      match += 5;
+    }
+    // The next search starts at an occurrence too close to the end to judge, or where a partial one may begin.
+    std::size_t resume =
+        match != std::string_view::npos ? match : std::max(limit, data.size() - std::min<std::size_t>(data.size(), 4));
+    next_match = data_offset + std::max<std::size_t>(resume, next_match - data_offset);
+    std::size_t keep_from = std::min<std::size_t>(next_match - data_offset, data.size());
+    keep_from -= std::min(keep_from, kLookBehind);
+    carry = data.size() - keep_from;
+    std::memmove(buffer.data(), buffer.data() + keep_from, carry);
+  }
+  return position;
+}
+
+}  // namespace
+
+BinaryImports read_elf_imports_streamed(EntryStream& stream, const ElfStreamLimits& limits) {
+  std::uint64_t size = stream.size();
+  SparseImage image(size);
+  StringHits hits(limits.max_string_hit_bytes);
+  std::vector<ByteRange> wanted{{0, std::min(size, kHeaderWindow)}};
+  std::vector<ByteRange> kept;
+  auto plan = [&](std::uint64_t header_bytes) {
+    for (ByteRange range : first_pass_ranges(image.bytes(), header_bytes, limits)) wanted.push_back(range);
+  };
+  // The first pass reads to the end: read-only data may lie anywhere, and only the whole entry
+  // proves its declared size (and CRC).
+  std::uint64_t reached = read_pass(stream, image, wanted, size, &hits, plan);
+  for (int pass = 1;; ++pass) {
+    for (ByteRange range : wanted) kept.push_back({range.begin, std::min(range.end, std::max(range.begin, reached))});
+    std::vector<ByteRange> missing;
+    std::uint64_t needed_bytes = 0;
+    for (ByteRange range : needed_ranges(image.bytes(), kept)) {
+      needed_bytes += range.end - range.begin;
+      if (!covered(kept, range)) missing.push_back(range);
+    }
+    if (needed_bytes > limits.max_kept_bytes) {
+      throw ElfReadError(fmt::format("the section headers and dynamic tables take {} bytes, more than the {} read",
+                                     needed_bytes, limits.max_kept_bytes));
+    }
+    if (missing.empty()) break;
+    if (pass == kMaxPasses) throw ElfReadError("the section headers or dynamic tables could not be located");
+    std::uint64_t stop_at = 0;
+    for (ByteRange range : missing) stop_at = std::max(stop_at, range.end);
+    wanted = missing;
+    reached = read_pass(stream, image, wanted, stop_at, nullptr, {});
+  }
+  return read_elf_imports(image.bytes(), [&](std::uint64_t offset, std::uint64_t length,
+                                             std::set<std::string>& candidates, std::optional<std::string>& marker) {
+    hits.judge_section(offset, length, candidates, marker);
+  });
+}
+
+}  // namespace abicheck
