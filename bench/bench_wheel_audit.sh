@@ -43,7 +43,7 @@ def measured(argv):
     """(CPU s, wall s, peak RSS MB) of argv under /usr/bin/time -v; the exit code is not judged."""
     run = subprocess.run(["/usr/bin/time", "-v", *argv], capture_output=True, text=True)
     def field(name):
-        return re.search(rf"{re.escape(name)}[^:]*: (.*)", run.stderr).group(1).strip()
+        return re.search(rf"^\s*{re.escape(name)}.*: (\S+)$", run.stderr, re.M).group(1)
     cpu = float(field("User time")) + float(field("System time"))
     wall = 0.0
     for part in field("Elapsed (wall clock) time").split(":"):
