@@ -269,6 +269,10 @@ std::uint64_t read_pass(EntryStream& stream, SparseImage& image, std::vector<Byt
 
 BinaryImports read_elf_imports_streamed(EntryStream& stream, const ElfStreamLimits& limits) {
   std::uint64_t size = stream.size();
+  if (size <= limits.whole_object_bytes) {
+    std::vector<char> whole = read_whole_entry(stream);
+    return read_elf_imports(whole);
+  }
   SparseImage image(size);
   StringHits hits(limits.max_string_hit_bytes);
   std::vector<ByteRange> wanted{{0, std::min(size, kHeaderWindow)}};

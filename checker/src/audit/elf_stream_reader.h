@@ -10,6 +10,9 @@ class EntryStream;
 
 // What the streaming reader keeps in memory, whatever the object's size.
 struct ElfStreamLimits {
+  // An object up to this size is read whole and handed to read_elf_imports as it is: cheaper than
+  // a second pass where a tool like patchelf moved its tables to the end (auditwheel's libraries).
+  std::uint64_t whole_object_bytes = 8ULL << 20;
   // The read-only segment at the object's start (ELF and program headers, and in the linkers' usual
   // layout the dynamic symbol and version tables), kept on the first pass up to this size.
   std::uint64_t max_early_bytes = 64ULL << 20;
@@ -20,7 +23,8 @@ struct ElfStreamLimits {
   std::uint64_t max_string_hit_bytes = 64ULL << 20;
 };
 
-// Reads an ELF object that arrives as a stream (a wheel's entry) without holding it: one pass reads
+// Reads an ELF object that arrives as a stream (a wheel's entry) without holding it (unless it is
+// small, see whole_object_bytes): one pass reads
 // it to the end, keeping the early segment, .dynamic (found by PT_DYNAMIC), the section header table
 // and the bytes just before it (section names), and noting every shim-shaped string with its offset;
 // the sections are then judged exactly as read_elf_imports judges a whole image (same checks, same

@@ -59,7 +59,14 @@ Outcome whole_image(std::string bytes) {
   return outcome_of([&] { return read_elf_imports(std::span<char>(bytes.data(), bytes.size())); });
 }
 
-Outcome streamed(const std::string& bytes, std::size_t chunk, ElfStreamLimits limits = {}) {
+// The limits with every object streamed, however small.
+ElfStreamLimits always_streamed() {
+  ElfStreamLimits limits;
+  limits.whole_object_bytes = 0;
+  return limits;
+}
+
+Outcome streamed(const std::string& bytes, std::size_t chunk, ElfStreamLimits limits = always_streamed()) {
   MemoryEntryStream stream(std::span<const char>(bytes.data(), bytes.size()), chunk);
   return outcome_of([&] { return read_elf_imports_streamed(stream, limits); });
 }
@@ -139,10 +146,10 @@ TEST_F(ElfStream, MatchesTheWholeImageReaderOnEveryFixtureInAnyChunking) {
 
 TEST_F(ElfStream, OnePassWhenTheTablesLieInTheEarlySegmentAndMoreWhenTheyDoNot) {
   CountingStream one_pass(std::span<const char>(far_dynamic_.data(), far_dynamic_.size()));
-  read_elf_imports_streamed(one_pass);
+  read_elf_imports_streamed(one_pass, always_streamed());
   EXPECT_EQ(one_pass.passes, 1);
   // Keeping no early segment leaves .dynsym and .dynstr to a second pass, with the same outcome.
-  ElfStreamLimits no_early;
+  ElfStreamLimits no_early = always_streamed();
   no_early.max_early_bytes = 0;
   CountingStream two_passes(std::span<const char>(far_dynamic_.data(), far_dynamic_.size()));
   Outcome outcome = outcome_of([&] { return read_elf_imports_streamed(two_passes, no_early); });
@@ -151,7 +158,7 @@ TEST_F(ElfStream, OnePassWhenTheTablesLieInTheEarlySegmentAndMoreWhenTheyDoNot) 
 }
 
 TEST_F(ElfStream, RefusesToKeepMoreThanItsBound) {
-  ElfStreamLimits tiny;
+  ElfStreamLimits tiny = always_streamed();
   tiny.max_kept_bytes = 1024;
   Outcome outcome = streamed(far_dynamic_, 1 << 20, tiny);
   EXPECT_FALSE(outcome.imports);
@@ -195,6 +202,8 @@ Outcome audit_wheel_entry(const fs::path& wheel, std::string& wheel_error) {
 }
 
 TEST_F(ElfStream, StoredAndDeflatedWheelEntriesReadAsTheFileDoes) {
+  // far_dynamic.so is past the size that is read whole, so the wheel's entry is streamed.
+  ASSERT_GT(far_dynamic_.size(), ElfStreamLimits{}.whole_object_bytes);
   Outcome whole = whole_image(far_dynamic_);
   for (auto [method, name] : {std::pair{ZIP_CM_STORE, "stored"}, std::pair{ZIP_CM_DEFLATE, "deflated"}}) {
     std::string wheel_error;
