@@ -221,7 +221,7 @@ std::vector<ByteRange> needed_ranges(std::span<const char> image, const std::vec
 std::uint64_t read_pass(EntryStream& stream, SparseImage& image, std::vector<ByteRange>& wanted, std::uint64_t stop_at,
                         StringHits* hits, const std::function<void(std::uint64_t header_bytes)>& plan) {
   std::uint64_t size = image.bytes().size();
-  std::vector<char> buffer(kLookBehind + kLookAhead + kChunk);
+  std::vector<char> buffer(kLookBehind + kLookAhead + std::min<std::uint64_t>(kChunk, size));
   std::size_t carry = 0;         // bytes kept at buffer's front from before
   std::uint64_t next_match = 0;  // where the search for "torch" goes on
   std::uint64_t position = 0;
