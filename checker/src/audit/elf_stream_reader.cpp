@@ -19,9 +19,9 @@ namespace abicheck {
 namespace {
 
 // The ELF and program headers are read from these first bytes before the pass decides what to keep.
-constexpr std::uint64_t kHeaderWindow = 64 * 1024;
+constexpr std::uint64_t kHeaderWindow = std::uint64_t{64} << 10;
 // GNU ld and LLD put .shstrtab just before the section header table.
-constexpr std::uint64_t kSectionNamesWindow = 64 * 1024;
+constexpr std::uint64_t kSectionNamesWindow = std::uint64_t{64} << 10;
 // scan_read_only_string_at looks at most 6 bytes back ("aoti_" and the byte before it) and under
 // 300 ahead (256 name characters and a terminator; a marker's prefix and 64 characters).
 constexpr std::size_t kLookBehind = 6;
