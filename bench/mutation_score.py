@@ -24,37 +24,23 @@ Usage: python3 bench/mutation_score.py --python TORCH_PY --library LIB.so --coun
 import argparse
 import json
 import os
-import signal
-import struct
 import subprocess
 import sys
 import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-NAME_SIZE = 120
-RECORD = NAME_SIZE + 8
+sys.path.insert(0, os.path.join(ROOT, "matrix"))
+import shim_counts  # noqa: E402  (matrix/: the counter's per-child files)
 
 
-def read_counts(path):
-    counts = {}
-    if not os.path.exists(path):
-        return counts
-    with open(path, "rb") as stream:
-        data = stream.read()
-    for offset in range(0, len(data) - RECORD + 1, RECORD):
-        name = data[offset:offset + NAME_SIZE].split(b"\0")[0].decode()
-        if not name:
-            break
-        counts[name] = counts.get(name, 0) + struct.unpack_from("<Q", data, offset + NAME_SIZE)[0]
-    return counts
-
-
-def describe(status):
-    if os.WIFSIGNALED(status):
-        return f"signal {os.WTERMSIG(status)}"
-    code = os.WEXITSTATUS(status)
-    return {0: "passed", 1: "tests failed", 3: "load failed"}.get(code, f"exit {code}")
+def describe(ended):
+    """A mutant's outcome from how its child ended (forked_cells.ending)."""
+    if ended["timed_out"]:
+        return "timeout"
+    if ended["signal"] is not None:
+        return f"signal {ended['signal']}"
+    return {0: "passed", 1: "tests failed", 3: "load failed"}.get(ended["exit_code"], f"exit {ended['exit_code']}")
 
 
 def stop_at_first_failure(tests):
@@ -82,64 +68,33 @@ def serve(arguments):
     """Runs inside the torch release's Python: import torch once, fork a cell per mutant."""
     import torch  # noqa: F401  (imported once; every child inherits it)
 
-    sys.path.insert(0, os.path.join(ROOT, "matrix"))
     import run_cell
+    from forked_cells import Cell, run_forked
 
-    work = arguments.work
-    counts_base = os.environ["TORCH_ABI_CHECK_SHIM_COUNTS"]
-
-    def start(mutation):
-        pid = os.fork()
-        if pid == 0:
-            try:
-                if mutation:
-                    with open(f"{counts_base}.{os.getpid()}.mutation", "w") as stream:
-                        stream.write(mutation)
-                null = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(null, 1)
-                os.dup2(null, 2)
-                tests = os.path.join(ROOT, "kernels", "tests")
-                if mutation:
-                    stop_at_first_failure(tests)
-                sys.argv = ["run_cell.py", "--library", arguments.library, "--target", arguments.target, "--backend",
-                            "cpu", "--tests", tests, "--harness", tests, "--result",
-                            os.path.join(work, f"result.{os.getpid()}.json")]
-                code = run_cell.main()
-            except BaseException:  # noqa: BLE001  (a child must never return into the server loop)
-                code = 4
-            os._exit(code)
-        return pid
-
-    def finish(pid, status, started):
-        counts = read_counts(f"{counts_base}.{pid}")
-        for suffix in ("", ".mutation"):
-            if os.path.exists(f"{counts_base}.{pid}{suffix}"):
-                os.remove(f"{counts_base}.{pid}{suffix}")
-        return {"outcome": status, "seconds": round(time.monotonic() - started, 2), "counts": counts}
-
+    tests = os.path.join(ROOT, "kernels", "tests")
+    sys.path.insert(0, tests)
     mutants = [""] + [f"{name}={mode}" for mode in arguments.modes.split(",") for name in arguments.shims]
-    results = {}
-    running = {}  # pid -> (mutation, started)
-    pending = list(mutants)
     if arguments.shims:
-        pending = pending[1:]
-    while pending or running:
-        while pending and len(running) < arguments.jobs:
-            mutation = pending.pop(0)
-            running[start(mutation)] = (mutation, time.monotonic())
-        pid, status = os.waitpid(-1, os.WNOHANG)
-        if pid == 0:
-            time.sleep(0.05)
-            for child, (mutation, started) in list(running.items()):
-                if time.monotonic() - started > arguments.timeout:
-                    os.kill(child, signal.SIGKILL)
-                    os.waitpid(child, 0)
-                    del running[child]
-                    results[mutation] = finish(child, "timeout", started)
-            continue
-        if pid in running:
-            mutation, started = running.pop(pid)
-            results[mutation] = finish(pid, describe(status), started)
+        mutants = mutants[1:]
+
+    def body(mutation):
+        def run():
+            shim_counts.configure_child(mutation=mutation)
+            if mutation:
+                stop_at_first_failure(tests)
+            return run_cell.run_cell(arguments.library, arguments.target, "cpu", [tests],
+                                     os.path.join(arguments.work, f"result.{os.getpid()}.json"))
+        return run
+
+    pids = {}
+    results = {}
+    cells = [Cell(body(mutation), arguments.timeout, log=os.devnull) for mutation in mutants]
+    for index, ended in run_forked(cells, arguments.jobs, on_start=pids.__setitem__):
+        counts_file = shim_counts.collect_child(pids[index])
+        results[mutants[index]] = {"outcome": describe(ended), "seconds": ended["seconds"],
+                                   "counts": shim_counts.read_counts(counts_file)}
+        if counts_file:
+            os.remove(counts_file)
     json.dump(results, sys.stdout)
     return 0
 

@@ -23,12 +23,8 @@ import sys
 import time
 import traceback
 
-
-def write_result(path, result):
-    temporary = path + ".tmp"
-    with open(temporary, "w", encoding="utf-8") as stream:
-        json.dump(result, stream, indent=1, sort_keys=True)
-    os.replace(temporary, path)
+from forked_cells import Cell, run_forked
+from forked_cells import write_json_atomically as write_result
 
 
 def describe(error):
@@ -126,42 +122,34 @@ def observe(cell, torch, before):
     return result
 
 
-def run_isolated(cell, torch, before):
-    """Forks a child for the cell so that a crash or hang ends that cell only; the child inherits
-    the imported torch, which is what makes a cell cost its package's import and not torch's."""
-    started = time.monotonic()
-    child = os.fork()
-    if child == 0:
-        code = 0
-        try:
+def ended_early(cell, ended):
+    """The result of a cell whose child ended without writing one: a crash (with its signal) or a timeout."""
+    if ended["timed_out"]:
+        return {"stage": "timeout", "error": f"timed out after {cell['timeout_s']} s", "seconds": ended["seconds"]}
+    if ended["signal"] is not None:
+        number = ended["signal"]
+        return {"stage": "crash", "signal": number, "error": f"signal {number} ({signal.strsignal(number)})",
+                "seconds": ended["seconds"]}
+    if ended["exit_code"] != 0 or not os.path.exists(cell["result"]):
+        return {"stage": "crash", "error": f"the cell exited with {ended['exit_code']} before writing its result",
+                "seconds": ended["seconds"]}
+    return None
+
+
+def run_isolated(cells, torch, before):
+    """Forks a child per cell (forked_cells.py) so that a crash or hang ends that cell only; the
+    child inherits the imported torch, which is what makes a cell cost its package's import and not
+    torch's."""
+    def body(cell):
+        def run():
             write_result(cell["result"], observe(cell, torch, before))
-        except BaseException:  # noqa: BLE001
-            traceback.print_exc()
-            code = 70
-        finally:
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os._exit(code)
-    deadline = started + cell["timeout_s"]
-    while True:
-        finished, status = os.waitpid(child, os.WNOHANG)
-        if finished:
-            break
-        if time.monotonic() > deadline:
-            os.kill(child, signal.SIGKILL)
-            os.waitpid(child, 0)
-            write_result(cell["result"], {"stage": "timeout", "error": f"timed out after {cell['timeout_s']} s",
-                                          "seconds": round(time.monotonic() - started, 3)})
-            return
-        time.sleep(0.02)
-    if os.WIFSIGNALED(status):
-        number = os.WTERMSIG(status)
-        write_result(cell["result"], {"stage": "crash", "signal": number,
-                                      "error": f"signal {number} ({signal.strsignal(number)})",
-                                      "seconds": round(time.monotonic() - started, 3)})
-    elif os.WEXITSTATUS(status) != 0 or not os.path.exists(cell["result"]):
-        write_result(cell["result"], {"stage": "crash", "error": f"the cell exited with {os.WEXITSTATUS(status)}"
-                                      " before writing its result", "seconds": round(time.monotonic() - started, 3)})
+            return 0
+        return run
+
+    for index, ended in run_forked([Cell(body(cell), cell["timeout_s"]) for cell in cells]):
+        early = ended_early(cells[index], ended)
+        if early is not None:
+            write_result(cells[index]["result"], early)
 
 
 def main():
@@ -180,7 +168,7 @@ def main():
     for cell in cells:
         if os.path.exists(cell["result"]):
             os.remove(cell["result"])
-        run_isolated(cell, torch, before)
+    run_isolated(cells, torch, before)
     return 0
 
 

@@ -13,10 +13,13 @@
  *   TORCH_ABI_CHECK_AUDITED_LIBRARY  the extension whose bindings are counted (its real path)
  *   TORCH_ABI_CHECK_SHIM_MUTATION    optional "name=error" (the shim returns 1, AOTI_TORCH_FAILURE,
  *                                    without running) or "name=zero" (returns 0, success, without running)
- *   TORCH_ABI_CHECK_SHIM_PER_PROCESS "1": for a process that forks after `import torch` and loads the
- *                                    extension in each child (the mutation benchmark): each child
- *                                    counts into "<counts file>.<pid>" and reads its mutation from
- *                                    "<counts file>.<pid>.mutation" when that exists.
+ *   TORCH_ABI_CHECK_SHIM_PER_PROCESS "1": for a process that forks after `import torch` and loads an
+ *                                    extension in each child (the matrix's and the mutation
+ *                                    benchmark's cells, matrix/shim_counts.py): each child counts into
+ *                                    "<counts file>.<pid>", audits the library named in
+ *                                    "<counts file>.<pid>.library" (else TORCH_ABI_CHECK_AUDITED_LIBRARY)
+ *                                    and reads its mutation from "<counts file>.<pid>.mutation"; the
+ *                                    child writes these before it loads anything.
  * The counts file is opened when the extension is (la_objopen), in the process that loads it.
  * x86-64 only (the trampolines are x86-64 code); the matrix does not load it elsewhere. */
 #define _GNU_SOURCE
@@ -56,6 +59,7 @@ static unsigned slots_used;
 static char audited[PATH_MAX];
 static char counts_path[PATH_MAX];
 static int per_process;
+static pid_t configured_pid; /* per process: the process whose own library `audited` names */
 static char mutated_name[kNameSize];
 static uintptr_t mutant;
 
@@ -104,13 +108,35 @@ static int open_counts(void) {
   return 1;
 }
 
+/* Per process: the library this process audits, from "<counts file>.<pid>.library" when its cell
+ * wrote one (a forked child of a server that runs many extensions), read once per process. */
+static void configure_process(void) {
+  pid_t pid = getpid();
+  if (!per_process || configured_pid == pid) return;
+  configured_pid = pid;
+  char path[PATH_MAX + 32];
+  snprintf(path, sizeof path, "%s.%ld.library", counts_path, (long)pid);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  char library[PATH_MAX] = {0};
+  ssize_t length = read(fd, library, sizeof library - 1);
+  close(fd);
+  if (length <= 0) return;
+  library[length] = '\0';
+  library[strcspn(library, "\n")] = '\0';
+  if (!realpath(library, audited)) audited[0] = '\0';
+}
+
 unsigned la_version(unsigned version) {
   const char* counts = getenv("TORCH_ABI_CHECK_SHIM_COUNTS");
   const char* library = getenv("TORCH_ABI_CHECK_AUDITED_LIBRARY");
-  if (!counts || !library || !realpath(library, audited) || strlen(counts) >= sizeof counts_path) return 0;
-  strcpy(counts_path, counts); /* 0 above: the loader drops this audit */
   const char* per_process_flag = getenv("TORCH_ABI_CHECK_SHIM_PER_PROCESS");
   per_process = per_process_flag && strcmp(per_process_flag, "1") == 0;
+  /* 0: the loader drops this audit. One process audits the library its environment names; a server
+   * of forked cells may leave that to each child. */
+  if (!counts || strlen(counts) >= sizeof counts_path) return 0;
+  if (library ? !realpath(library, audited) : !per_process) return 0;
+  strcpy(counts_path, counts);
   return version < LAV_CURRENT ? version : LAV_CURRENT;
 }
 
@@ -118,7 +144,8 @@ unsigned la_objopen(struct link_map* map, Lmid_t lmid, uintptr_t* cookie) {
   (void)lmid;
   (void)cookie;
   char real[PATH_MAX];
-  if (map->l_name[0] != '\0' && realpath(map->l_name, real) && strcmp(real, audited) == 0) {
+  configure_process();
+  if (map->l_name[0] != '\0' && audited[0] != '\0' && realpath(map->l_name, real) && strcmp(real, audited) == 0) {
     return !slots && !open_counts() ? 0 : LA_FLG_BINDFROM;
   }
   if (strstr(map->l_name, "/libtorch")) return LA_FLG_BINDTO;

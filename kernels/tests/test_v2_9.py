@@ -105,3 +105,225 @@ def dispatch_abs_calls_aten_abs():
     for dtype in NUMERIC_DTYPES:
         for name, x in layouts(dtype):
             assert_close(ops.dispatch_abs(x), x.abs(), f"{dtype} {name}")
+
+
+# shim_surface.cpp: the hand-written C shim of 2.9, called directly.
+
+ROUNDTRIP_VALUES = {
+    torch.float32: 2.5, torch.float64: -1.25, torch.uint8: 200, torch.uint16: 60000, torch.uint32: 4000000000,
+    torch.uint64: 2**63 + 5, torch.int8: -100, torch.int16: -30000, torch.int32: -2000000000, torch.int64: -(2**62),
+    torch.bool: True, torch.float16: 1.5, torch.bfloat16: -0.75, torch.complex64: complex(1.5, -2.0),
+}
+
+
+@case("2.9", "item_roundtrip")
+def item_roundtrip_keeps_every_scalar_type():
+    for dtype, value in ROUNDTRIP_VALUES.items():
+        x = torch.tensor([value], dtype=dtype)
+        widened = {torch.float16: torch.float32, torch.bfloat16: torch.float32}.get(dtype, dtype)
+        back = ops.item_roundtrip(x, False)
+        if back.dtype != widened or back.dim() != 0 or back.item() != x.to(widened).item():
+            raise AssertionError(f"{dtype}: {back!r} is not {x.to(widened).item()!r} as {widened}")
+    wide = ops.item_roundtrip(torch.tensor([complex(1.5, -2.0)], dtype=torch.complex64), True)
+    if wide.dtype != torch.complex128 or wide.item() != complex(1.5, -2.0):
+        raise AssertionError(f"complex64 widened: {wide!r}")
+    assert_raises(RuntimeError, "unsupported dtype", lambda: ops.item_roundtrip(torch.zeros(1, dtype=torch.complex128), False))
+    assert_raises(RuntimeError, ("a Tensor with 2 elements", "cannot be converted to Scalar", "item(x.get(), &value)"),
+                  lambda: ops.item_roundtrip(torch.zeros(2), False))
+
+
+@case("2.9", "storage_facts")
+def storage_facts_match_the_tensor():
+    for dtype in NUMERIC_DTYPES:
+        for name, x in layouts(dtype):
+            storage = x.untyped_storage()
+            expected = (x.storage_offset(), storage.nbytes(), storage.nbytes() // x.element_size(), -1, True, True)
+            actual = tuple(ops.storage_facts(x))
+            if actual != expected:
+                raise AssertionError(f"{dtype} {name}: {actual} != {expected}")
+
+
+@case("2.9", "restrided")
+def restrided_views_match_as_strided():
+    base = make((6, 8), torch.float32)
+    for x in (base, base[1:, 2:]):
+        viewed, reinterpreted = ops.restrided(x, 3, 4, 1, 5, 7)
+        assert_close(viewed, torch.as_strided(x, (3, 4), (1, 5)), "as_strided")
+        # _reinterpret_tensor's offset counts from the argument's own offset, as_strided's from the storage's start.
+        assert_close(reinterpreted, torch.as_strided(x, (3, 4), (1, 5), x.storage_offset() + 7), "_reinterpret_tensor")
+        if viewed.untyped_storage().data_ptr() != x.untyped_storage().data_ptr():
+            raise AssertionError("as_strided did not return a view of the argument's storage")
+    viewed, reinterpreted = ops.restrided(base, 2, 2, 8, 1, 0)
+    reinterpreted.fill_(9.0)
+    if base[0, 0].item() != 9.0 or base[1, 1].item() != 9.0:
+        raise AssertionError("writes through _reinterpret_tensor's view did not reach the storage")
+
+
+@case("2.9", "blob_views")
+def blob_views_alias_the_argument():
+    for dtype in NUMERIC_DTYPES:
+        for name, x in layouts(dtype):
+            if x.numel() == 0:
+                continue
+            for which, view in zip(("from_blob", "from_blob_v2"), ops.blob_views(x)):
+                assert_close(view, x, f"{dtype} {name} {which}")
+                if view.data_ptr() != x.data_ptr() or view.stride() != x.stride():
+                    raise AssertionError(f"{dtype} {name} {which}: not a view with the argument's strides")
+    x = make((3, 4), torch.float32)
+    first, second = ops.blob_views(x)
+    first[0, 0] = 11.0
+    second[2, 3] = 12.0
+    if x[0, 0].item() != 11.0 or x[2, 3].item() != 12.0:
+        raise AssertionError("writes through a blob view did not reach the argument")
+
+
+@case("2.9", "clones")
+def clones_copy_values_and_keep_strides():
+    for dtype in NUMERIC_DTYPES:
+        for name, x in layouts(dtype):
+            plain, preserved = ops.clones(x)
+            assert_close(plain, x, f"{dtype} {name} clone")
+            assert_close(preserved, x, f"{dtype} {name} clone_preserve_strides")
+            if x.numel() and (plain.data_ptr() == x.data_ptr() or preserved.data_ptr() == x.data_ptr()):
+                raise AssertionError(f"{dtype} {name}: a clone shares the argument's memory")
+    transposed = make((4, 6), torch.float32).t()
+    if ops.clones(transposed)[1].stride() != transposed.stride():
+        raise AssertionError("clone_preserve_strides changed the strides of a transposed tensor")
+
+
+@case("2.9", "shim_copy_")
+def shim_copy_writes_and_converts():
+    for dtype in NUMERIC_DTYPES:
+        for name, source in layouts(dtype):
+            destination = torch.zeros(source.shape, dtype=torch.float64)
+            ops.shim_copy_(destination, source)
+            assert_close(destination, source.to(torch.float64), f"{dtype} {name}")
+    destination = torch.zeros(3, 4)
+    ops.shim_copy_(destination, torch.arange(4.0))  # broadcast along the rows
+    assert_close(destination, torch.arange(4.0).expand(3, 4), "broadcast")
+    assert_raises(RuntimeError, ("must match the size", "aoti_torch_copy_"),
+                  lambda: ops.shim_copy_(torch.zeros(3, 4), torch.zeros(5)))
+
+
+@case("2.9", "reassigned")
+def reassigned_handles_point_at_the_second_tensor():
+    a, b = make((2, 3), torch.float32, seed=1), make((4,), torch.float64, seed=2)
+    for result in ops.reassigned(a, b):
+        if result.data_ptr() != b.data_ptr() or result.dtype != b.dtype or result.shape != b.shape:
+            raise AssertionError(f"{result!r} is not the second argument")
+    assert_close(a, make((2, 3), torch.float32, seed=1), "the first argument is untouched")
+
+
+@case("2.9", "matmuls")
+def matmuls_match_torch():
+    for dtype in (torch.float32, torch.float64):
+        a, b, bias = make((3, 4), dtype, seed=1), make((4, 5), dtype, seed=2), make((3, 5), dtype, seed=3)
+        batch, other = make((2, 3, 4), dtype, seed=4), make((2, 4, 5), dtype, seed=5)
+        mm, addmm, bmm = ops.matmuls(a, b, bias, batch, other, 0.5, 2.0)
+        assert_close(mm, a @ b, f"{dtype} mm_out")
+        assert_close(addmm, torch.addmm(bias, a, b, beta=0.5, alpha=2.0), f"{dtype} addmm_out")
+        assert_close(bmm, torch.bmm(batch, other), f"{dtype} bmm_out")
+    a = make((3, 4), torch.float32)
+    assert_raises(RuntimeError, ("cannot be multiplied", "aoti_torch_mm_out"),
+                  lambda: ops.matmuls(a, a, a, make((2, 3, 4), torch.float32), make((2, 4, 5), torch.float32), 1.0, 1.0))
+
+
+@case("2.9", "reviewed")
+def reviewed_reinterprets_float32_bits_as_int32():
+    x = make((3, 4), torch.float32)
+    viewed = ops.reviewed(x)
+    if viewed.dtype != torch.int32 or not torch.equal(viewed, x.view(torch.int32)) or viewed.data_ptr() != x.data_ptr():
+        raise AssertionError(f"view_dtype: {viewed!r}")
+
+
+@case("2.9", "real_view")
+def real_view_matches_view_as_real():
+    x = torch.complex(make((3,), torch.float32, seed=1), make((3,), torch.float32, seed=2))
+    viewed = ops.real_view(x)
+    assert_close(viewed, torch.view_as_real(x), "view_as_real")
+    if viewed.data_ptr() != x.data_ptr():
+        raise AssertionError("view_as_real did not return a view")
+    assert_raises(RuntimeError, ("view_as_real is only supported for complex tensors", "aoti_torch_view_as_real"),
+                  lambda: ops.real_view(make((3,), torch.float32)))
+
+
+@case("2.9", "nonzero_of")
+def nonzero_of_matches_nonzero():
+    for dtype in NUMERIC_DTYPES:
+        for name, x in layouts(dtype):
+            x = torch.where(x.abs() > 1, x, torch.zeros_like(x))
+            expected = torch.nonzero(x)
+            actual = ops.nonzero_of(x)
+            if not torch.equal(actual, expected):
+                raise AssertionError(f"{dtype} {name}: {actual} != {expected}")
+
+
+@case("2.9", "repeated")
+def repeated_matches_repeat_interleave():
+    repeats = torch.tensor([2, 0, 3, 1])
+    unsized, sized = ops.repeated(repeats, 6)
+    expected = torch.repeat_interleave(repeats)
+    if not torch.equal(unsized, expected) or not torch.equal(sized, expected):
+        raise AssertionError(f"{unsized}, {sized} != {expected}")
+
+
+@case("2.9", "mm_plus_mm")
+def mm_plus_mm_is_the_sum_of_two_products():
+    a, b, c, d = (make(shape, torch.float64, seed=s) for s, shape in enumerate(((3, 4), (4, 5), (3, 2), (2, 5))))
+    assert_close(ops.mm_plus_mm(a, b, c, d), a @ b + c @ d, "_mm_plus_mm_out")
+
+
+@case("2.9", "scatters")
+def scatters_match_torch():
+    for dtype in (torch.float32, torch.float64, torch.int64):
+        base = make((6,), dtype, seed=1)
+        index = torch.tensor([4, 0, 4, 2])
+        src = make((4,), dtype, seed=2)
+        scattered, reduced, put = ops.scatters(base, index, src)
+        assert_close(reduced, base.scatter_reduce(0, index, src, "sum", include_self=True), f"{dtype} scatter_reduce")
+        assert_close(put, base.index_put((index,), src, accumulate=True), f"{dtype} index_put")
+        unique = torch.tensor([5, 1, 3, 0])  # scatter with repeated indices picks an unspecified writer
+        assert_close(ops.scatters(base, unique, src)[0], base.scatter(0, unique, src), f"{dtype} scatter")
+        assert_close(base, make((6,), dtype, seed=1), f"{dtype}: the input is untouched")
+    assert_raises(RuntimeError, ("index 9 is out of bounds", "out of bounds", "aoti_torch_scatter_out"),
+                  lambda: ops.scatters(make((6,), torch.float32), torch.tensor([9]), make((1,), torch.float32)))
+
+
+@case("2.9", "zeroed_")
+def zeroed_clears_the_argument_in_place():
+    for dtype in NUMERIC_DTYPES:
+        for name, x in layouts(dtype):
+            base = x
+            ops.zeroed_(base)
+            if base.numel() and bool((base != 0).any()):
+                raise AssertionError(f"{dtype} {name}: not zeroed")
+
+
+@case("2.9", "grad_mode_flip")
+def grad_mode_flip_sees_and_restores_the_callers_mode():
+    like = torch.zeros(1)
+    with torch.enable_grad():
+        flags = tuple(ops.grad_mode_flip(like))
+        restored = torch.is_grad_enabled()
+    with torch.no_grad():
+        no_grad_flags = tuple(ops.grad_mode_flip(like))
+        still_off = not torch.is_grad_enabled()
+    if flags != (True, False) or no_grad_flags != (False, True) or not restored or not still_off:
+        raise AssertionError(f"grad mode: {flags}, {no_grad_flags}, restored {restored}, still off {still_off}")
+
+
+# The values of c10's Layout, MemoryFormat and DeviceType enums, which every extension built against
+# any release has compiled in through these getters: a renumbering breaks them all.
+ENUM_CODES = [
+    0, 1, 2, 4, 5, 6, 3, 7,  # layouts: strided, sparse_coo, sparse_csr, sparse_csc, sparse_bsr, sparse_bsc, _mkldnn, jagged
+    0, 2, 3, 1,  # memory formats: contiguous, channels_last, channels_last_3d, preserve
+    0, 1, 14, 12, 13, 20,  # device types: cpu, cuda, meta, xpu, mps, privateuse1
+    4, 8, 2, 1,  # element sizes: float32, float64, int16, bool
+]
+
+
+@case("2.9", "enum_codes")
+def enum_codes_match_torchs():
+    codes = ops.enum_codes(torch.zeros(1)).tolist()
+    if codes != ENUM_CODES:
+        raise AssertionError(f"{codes} != {ENUM_CODES}")

@@ -59,6 +59,23 @@ std::vector<Finding> release_load_findings(const ObjectAudit& object, const std:
   return findings;
 }
 
+std::vector<Finding> operator_findings(const ObjectAudit& object, const std::string& where,
+                                       std::optional<TorchVersion> only_release) {
+  std::vector<Finding> findings;
+  for (const auto& use : object.operators) {
+    for (const auto& broken : use.breaks) {
+      if (only_release && broken.release != *only_release) continue;
+      findings.push_back(
+          {.stage = "audit",
+           .kind = "dispatcher-operator",
+           .where = where,
+           .message = fmt::format("calls operator '{}' through the dispatcher, which breaks on torch {}: {}", use.name,
+                                  broken.release.to_string(), broken.problem)});
+    }
+  }
+  return findings;
+}
+
 std::string release_load_summary(const ObjectAudit& object) {
   if (object.loads.empty()) return "";
   std::vector<TorchVersion> loads;
@@ -90,6 +107,7 @@ Judgement judge_audit(const AuditReport& report) {
                                     .message = fmt::format("{}", fmt::join(object.reasons, "; "))});
     }
     for (auto& finding : release_load_findings(object, object.path)) judgement.findings.push_back(std::move(finding));
+    for (auto& finding : operator_findings(object, object.path)) judgement.findings.push_back(std::move(finding));
   }
   for (const auto& failure : report.failures) {
     judgement.findings.push_back(

@@ -6,8 +6,9 @@
 namespace abicheck {
 
 // The audit's verdict on its report: every binary that is not stable, every input that could not
-// be audited, every allowlist entry that matched nothing, and every device runtime that keeps a
-// binary from loading into a release it claims (release_load_findings) is a finding.
+// be audited, every allowlist entry that matched nothing, every device runtime that keeps a binary
+// from loading into a release it claims (release_load_findings) and every operator it calls through
+// the dispatcher that breaks on a release it claims (operator_findings) is a finding.
 Judgement judge_audit(const AuditReport& report);
 
 // Why `object` does not load into the releases it claims, as far as the device runtime goes (its
@@ -17,6 +18,12 @@ Judgement judge_audit(const AuditReport& report);
 // its toolkit may exist on another index. Another major of a separately versioned library (cuDNN 8
 // against 9) is an error: no build of the release brings it. A minor difference is a warning.
 std::vector<Finding> release_load_findings(const ObjectAudit& object, const std::string& where);
+
+// The operators `object` calls through the dispatcher that break on a release it claims
+// (OperatorUse::breaks), one finding each; `where` names the object; `only_release`: only the breaks on
+// that release (the release gate's candidate). Used by the audit, `check` and the release gate alike.
+std::vector<Finding> operator_findings(const ObjectAudit& object, const std::string& where,
+                                       std::optional<TorchVersion> only_release = std::nullopt);
 
 // "loads into 2.10 (CUDA 12.8); not into 2.11, 2.12 (CUDA 13.0): needs CUDA 12 runtime": one line
 // per object for the summary, empty when no release was given.

@@ -9,6 +9,7 @@
 
 #include "audit/elf_reader.h"
 #include "audit/mapped_file.h"
+#include "audit/operator_uses.h"
 #include "audit/wheel_reader.h"
 #include "core/file_text.h"
 #include "core/tool_error.h"
@@ -44,6 +45,13 @@ void decide_verdict(ObjectAudit& object, const AuditOptions& options) {
   }
   object.reasons.clear();
   object.verdict = AuditVerdict::Stable;
+  if (options.operators) {
+    // The releases it claims begin where its loads do (assess_release_load): its declared target, else
+    // the newest release among its imported shims.
+    judge_operator_uses(
+        object.operators, *options.operators,
+        object.declared_target ? std::optional(object.declared_target->version) : object.min_torch_to_load);
+  }
   if (!object.unstable.empty()) object.reasons.push_back(unstable_summary(object.unstable));
   for (const auto& shim : object.shims) {
     if (!shim.introduced && !shim.dynamic_lookup) {
@@ -319,7 +327,11 @@ ObjectAudit audit_imports(const BinaryImports& imports, std::string path, const 
     }
     imported_names.insert(symbol.name);
     if (classified.category == SymbolCategory::StableShim) {
-      object.shims.push_back({classified.name, classified.introduced, false, classified.library});
+      ShimUse use{classified.name, classified.introduced, false, classified.library};
+      if (use.introduced) {
+        use.not_exported_by = catalog.releases_not_exporting(platform_of(imports.format), use.name, *use.introduced);
+      }
+      object.shims.push_back(std::move(use));
     } else if (classified.category == SymbolCategory::UnstableTorch) {
       const SuppressionEntry* entry =
           options.allowlist ? options.allowlist->match_symbol(classified.name, classified.demangled) : nullptr;
@@ -335,6 +347,10 @@ ObjectAudit audit_imports(const BinaryImports& imports, std::string path, const 
     if (origin && !imported_names.contains(candidate)) object.shims.push_back({candidate, origin->introduced, true});
   }
   std::sort(object.shims.begin(), object.shims.end());
+  if (options.operators) object.operators = find_operator_uses(imports, *options.operators);
+  for (const auto& use : object.operators) {
+    if (use.introduced && (!object.min_torch || *use.introduced > *object.min_torch)) object.min_torch = use.introduced;
+  }
   for (const auto& shim : object.shims) {
     if (!shim.introduced) continue;
     if (!object.min_torch || *shim.introduced > *object.min_torch) object.min_torch = shim.introduced;

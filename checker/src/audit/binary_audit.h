@@ -10,6 +10,7 @@
 #include "audit/recorded_toolkit.h"
 #include "audit/shim_catalog.h"
 #include "audit/symbol_classifier.h"
+#include "baseline/operator_calls.h"
 #include "core/device_library.h"
 #include "core/torch_version.h"
 #include "store/release_store.h"
@@ -30,7 +31,31 @@ struct ShimUse {
   std::optional<TorchVersion> introduced;  // nullopt: declared by no known release
   bool dynamic_lookup = false;
   std::string library;  // the library an import is bound to (Mach-O ordinal's dylib, PE DLL); "" for dlsym
+  // The releases since `introduced` whose torch for the object's platform does not export it (an
+  // import only): macOS's torch lacks the oneDNN shims, Linux's and Windows's the MPS ones.
+  std::vector<TorchVersion> not_exported_by;
   auto operator<=>(const ShimUse&) const = default;
+};
+
+// An operator the object names to the dispatcher: a read-only string "aten::foo" or "aten::foo.overload"
+// that a release of the history registers (other strings of that shape are left alone).
+struct OperatorUse {
+  // A release the object claims on which the call fails, whichever of its possible overloads it is.
+  struct Break {
+    TorchVersion release;
+    std::string problem;  // "not registered", "'aten::triu(Tensor self, SymInt diagonal=0) -> Tensor' there ..."
+    auto operator<=>(const Break&) const = default;
+  };
+
+  std::string name;  // as found: "aten::triu", "aten::sum.dim_IntList"
+  // What it may call (`aten::sum.dim_IntList`, `aten::sum`): the overload written into the string,
+  // else the default overload and those whose overload names are strings of the object too (the
+  // overload is a string literal of its own, which the linker may place anywhere).
+  std::vector<std::string> overloads;
+  std::optional<TorchVersion> introduced;  // the oldest release registering one of `overloads`
+  std::vector<Break> breaks;               // oldest first
+
+  auto operator<=>(const OperatorUse&) const = default;
 };
 
 // A declared target and where it was read.
@@ -90,7 +115,8 @@ struct ObjectAudit {
   std::vector<ClassifiedSymbol> unstable;                         // not allowlisted unstable torch imports
   std::vector<std::pair<ClassifiedSymbol, std::string>> allowed;  // allowlisted, with the reason
   std::vector<std::string> abi3_violations;       // Python names outside the limited API (abi3 wheels only)
-  std::optional<TorchVersion> min_torch;          // newest release among all shims used
+  std::vector<OperatorUse> operators;             // named to the dispatcher, sorted by name
+  std::optional<TorchVersion> min_torch;          // newest release among all shims and operators used
   std::optional<TorchVersion> min_torch_to_load;  // newest release among imported shims only
   std::optional<DeclaredTarget> declared_target;
   std::string allowed_object_reason;  // non-empty when an [[object]] entry accepted the whole object
@@ -128,6 +154,9 @@ struct AuditOptions {
   // The releases to judge loading against (the store's, or a release gate's candidate); none: no
   // per-release verdict.
   std::vector<StoredRelease> releases;
+  // The operator baselines of the release history (ReleaseHistory::operator_schemas); null or empty:
+  // the operators an object names are not looked for.
+  const OperatorHistory* operators = nullptr;
 };
 
 // Audits shared objects, wheels, directories (searched recursively for ELF objects and wheels) and

@@ -1,5 +1,6 @@
 #include "audit/binary_imports.h"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -9,11 +10,13 @@
 #include "audit/object_file_reader.h"
 
 namespace abicheck {
-namespace {
-
 bool is_identifier_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
+
+bool is_read_only_string_char(char c) { return is_identifier_char(c) || c == ':' || c == '.'; }
+
+namespace {
 
 std::uint32_t big_endian_word(std::span<const char> bytes, std::size_t at) {
   std::uint32_t value = 0;
@@ -39,6 +42,15 @@ std::string_view platform_of(BinaryFormat format) {
     case BinaryFormat::Pe: return "windows";
   }
   return "linux";
+}
+
+std::string_view platform_display_name(BinaryFormat format) {
+  switch (format) {
+    case BinaryFormat::Elf: return "Linux";
+    case BinaryFormat::MachO: return "macOS";
+    case BinaryFormat::Pe: return "Windows";
+  }
+  return "Linux";
 }
 
 std::optional<BinaryFormat> binary_format_of(std::span<const char> head) {
@@ -79,15 +91,33 @@ std::vector<BinaryImports> read_binary_imports(EntryStream& stream) {
   return read_object_file_imports(image, *format);
 }
 
-std::size_t scan_read_only_string_at(std::string_view data, std::size_t match, std::set<std::string>& candidates,
-                                     std::optional<std::string>& marker) {
+namespace {
+
+bool is_identifier(std::string_view text) {
+  return !text.empty() && !(text[0] >= '0' && text[0] <= '9') &&
+         std::all_of(text.begin(), text.end(), is_identifier_char);
+}
+
+// "aten::add" or "aten::add.Tensor": a namespace, "::", a name and an optional overload, all identifiers.
+bool is_operator_name(std::string_view text) {
+  std::size_t scope = text.find("::");
+  if (scope == std::string_view::npos || !is_identifier(text.substr(0, scope))) return false;
+  std::string_view rest = text.substr(scope + 2);
+  std::size_t dot = rest.find('.');
+  if (dot == std::string_view::npos) return is_identifier(rest);
+  return is_identifier(rest.substr(0, dot)) && is_identifier(rest.substr(dot + 1));
+}
+
+}  // namespace
+
+std::size_t scan_read_only_string_at(std::string_view data, std::size_t match, ReadOnlyStrings& found) {
   constexpr std::string_view kAotiPrefix = "aoti_";
   std::size_t next = match + std::string_view("torch").size();
   std::string_view rest = data.substr(match);
   if (rest.starts_with(kTargetMarkerPrefix)) {
     std::string_view value = rest.substr(kTargetMarkerPrefix.size());
     value = value.substr(0, std::min(value.find('\0'), std::size_t{64}));
-    if (!marker) marker = std::string(value);
+    if (!found.target_marker) found.target_marker = std::string(value);
     return next;
   }
   if (!rest.starts_with("torch_")) return next;
@@ -99,16 +129,40 @@ std::size_t scan_read_only_string_at(std::string_view data, std::size_t match, s
   std::size_t end = match;
   while (end < data.size() && end - start < 256 && is_identifier_char(data[end])) ++end;
   if (end >= data.size() || data[end] != '\0') return next;
-  candidates.emplace(data.substr(start, end - start));
+  found.shim_names.emplace(data.substr(start, end - start));
   return end;
 }
 
-void scan_read_only_strings(std::string_view data, std::set<std::string>& candidates,
-                            std::optional<std::string>& marker) {
+void classify_read_only_string(std::string_view text, ReadOnlyStrings& found) {
+  constexpr std::size_t kLongestIdentifier = 64;
+  if (text.size() <= kLongestIdentifier && is_identifier(text)) {
+    found.identifiers.emplace(text);
+  } else if (text.size() <= kLongestReadOnlyString && is_operator_name(text)) {
+    found.operator_names.emplace(text);
+  }
+}
+
+void scan_read_only_strings(std::string_view data, ReadOnlyStrings& found) {
   std::size_t position = 0;
   while ((position = data.find("torch", position)) != std::string_view::npos) {
-    position = scan_read_only_string_at(data, position, candidates, marker);
+    position = scan_read_only_string_at(data, position, found);
   }
+  // Every NUL-terminated string: an operator's name and its overload are two string literals
+  // (aoti_torch_call_dispatcher("aten::transpose", "int", ...)), which the linker may place anywhere.
+  std::size_t start = 0;
+  while (start < data.size()) {
+    std::size_t end = data.find('\0', start);
+    if (end == std::string_view::npos) break;  // not terminated inside the section: not a C string
+    classify_read_only_string(data.substr(start, end - start), found);
+    start = end + 1;
+  }
+}
+
+void ReadOnlyStrings::move_into(BinaryImports& imports) {
+  imports.symbol_like_strings.assign(shim_names.begin(), shim_names.end());
+  imports.operator_like_strings.assign(operator_names.begin(), operator_names.end());
+  imports.identifier_strings.assign(identifiers.begin(), identifiers.end());
+  imports.target_marker = std::move(target_marker);
 }
 
 }  // namespace abicheck

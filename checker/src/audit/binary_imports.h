@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <set>
 #include <span>
@@ -16,8 +17,9 @@ class EntryStream;
 // universal) and Windows's PE/COFF (LLVM's Object library, object_file_reader.h).
 enum class BinaryFormat { Elf, MachO, Pe };
 
-std::string_view to_string(BinaryFormat format);    // "elf", "mach-o", "pe"
-std::string_view platform_of(BinaryFormat format);  // "linux", "macos", "windows"
+std::string_view to_string(BinaryFormat format);              // "elf", "mach-o", "pe"
+std::string_view platform_of(BinaryFormat format);            // "linux", "macos", "windows"
+std::string_view platform_display_name(BinaryFormat format);  // "Linux", "macOS", "Windows": for messages
 
 // An object that cannot be audited: truncated, corrupt, 32-bit, foreign architecture, nothing
 // imported to audit. The message is one line without the file name (the caller knows where it came from).
@@ -48,8 +50,13 @@ struct BinaryImports {
   std::vector<std::string> needed;
   std::vector<ImportedSymbol> undefined;         // sorted by name
   std::vector<std::string> symbol_like_strings;  // read-only C strings shaped like shim names (dlsym uses)
-  std::optional<std::string> target_marker;      // the value of an embedded "torch-abi-check:target=" string
-  bool has_symtab = false;                       // false for a stripped object (auditing still works)
+  // Read-only C strings shaped like operator names handed to the dispatcher: "aten::add" or
+  // "aten::add.Tensor" (sorted); and the plain identifiers ("Tensor", "int", "out"), among which
+  // the overload names passed beside an operator's name are (sorted).
+  std::vector<std::string> operator_like_strings;
+  std::vector<std::string> identifier_strings;
+  std::optional<std::string> target_marker;  // the value of an embedded "torch-abi-check:target=" string
+  bool has_symtab = false;                   // false for a stripped object (auditing still works)
   // The architecture of one slice of a universal Mach-O ("arm64"); empty for a thin object.
   std::string slice;
 };
@@ -69,15 +76,37 @@ std::vector<BinaryImports> read_binary_imports(std::span<char> image);
 // (elf_stream_reader.h), Mach-O and PE objects are read whole.
 std::vector<BinaryImports> read_binary_imports(EntryStream& stream);
 
-// Finds C strings that start with "aoti_torch_" or "torch_" (shim names handed to dlsym) and the
-// target marker, in one pass over a read-only data section; every reader uses it.
-void scan_read_only_strings(std::string_view data, std::set<std::string>& candidates,
-                            std::optional<std::string>& marker);
+// What the readers collect from an object's read-only data sections, before it goes into BinaryImports.
+struct ReadOnlyStrings {
+  std::set<std::string> shim_names;      // "aoti_torch_..." and "torch_..." (shim names handed to dlsym)
+  std::set<std::string> operator_names;  // "ns::name" and "ns::name.overload"
+  std::set<std::string> identifiers;     // plain identifiers of at most 64 characters
+  std::optional<std::string> target_marker;
 
-// The rule behind scan_read_only_strings for one occurrence of "torch" at data[match], `data` being
-// the section (or a window of it that ends at the section's end or 300 bytes past the match).
+  void move_into(BinaryImports& imports);
+};
+
+// Finds, in one read-only data section, the C strings shaped like shim names, operator names or
+// identifiers, and the target marker; every reader uses it. It is the two rules below: the one for
+// each occurrence of "torch", and the one for each NUL-terminated string (the section's first
+// string starts at the section's first byte; bytes after the last NUL are no string).
+void scan_read_only_strings(std::string_view data, ReadOnlyStrings& found);
+
+// The rule for one occurrence of "torch" at data[match] (shim names and the target marker), `data`
+// being the section (or a window of it that ends at the section's end or 300 bytes past the match).
 // Returns where the search for the next occurrence may go on.
-std::size_t scan_read_only_string_at(std::string_view data, std::size_t match, std::set<std::string>& candidates,
-                                     std::optional<std::string>& marker);
+std::size_t scan_read_only_string_at(std::string_view data, std::size_t match, ReadOnlyStrings& found);
+
+// The rule for one NUL-terminated string (text without its NUL): an identifier of at most 64
+// characters goes to identifiers, an operator name of at most kLongestReadOnlyString to operator_names.
+void classify_read_only_string(std::string_view text, ReadOnlyStrings& found);
+
+// No string longer than this is ever taken by classify_read_only_string, and every string it takes
+// is made only of bytes for which is_read_only_string_char holds ([A-Za-z0-9_:.]).
+inline constexpr std::size_t kLongestReadOnlyString = 256;
+bool is_read_only_string_char(char c);
+
+// [A-Za-z0-9_]
+bool is_identifier_char(char c);
 
 }  // namespace abicheck

@@ -109,7 +109,7 @@ BinaryImports read_elf_imports(std::span<char> image, const ReadOnlySectionScan&
   Elf_Scn* versym = nullptr;
   Elf_Scn* verneed = nullptr;
   Elf_Scn* dynamic = nullptr;
-  std::set<std::string> candidates;
+  ReadOnlyStrings strings;
   for (Elf_Scn* section = elf_nextscn(elf.get(), nullptr); section; section = elf_nextscn(elf.get(), section)) {
     GElf_Shdr section_header;
     if (!gelf_getshdr(section, &section_header)) {
@@ -131,17 +131,17 @@ BinaryImports read_elf_imports(std::span<char> image, const ReadOnlySectionScan&
         const char* name = elf_strptr(elf.get(), names_index, section_header.sh_name);
         if (name && is_device_code_section(name)) break;
         if (scan) {
-          scan(section_header.sh_offset, section_header.sh_size, candidates, imports.target_marker);
+          scan(section_header.sh_offset, section_header.sh_size, strings);
         } else {
           std::string_view data(image.data() + section_header.sh_offset, section_header.sh_size);
-          scan_read_only_strings(data, candidates, imports.target_marker);
+          scan_read_only_strings(data, strings);
         }
         break;
       }
       default: break;
     }
   }
-  imports.symbol_like_strings.assign(candidates.begin(), candidates.end());
+  strings.move_into(imports);
   if (!dynsym)
     throw ElfReadError("no dynamic symbol table: a static or fully stripped object imports nothing to audit");
 

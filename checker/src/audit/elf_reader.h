@@ -2,10 +2,7 @@
 
 #include <cstdint>
 #include <functional>
-#include <optional>
-#include <set>
 #include <span>
-#include <string>
 
 #include "audit/binary_imports.h"
 
@@ -18,11 +15,10 @@ class ElfReadError : public BinaryReadError {
   using BinaryReadError::BinaryReadError;
 };
 
-// How the reader gets the shim-shaped strings of one read-only data section, given by its file
-// range: by default scan_read_only_strings over the image's bytes; the streaming reader
-// (elf_stream_reader.h) answers from what it found while the bytes went by.
-using ReadOnlySectionScan = std::function<void(std::uint64_t offset, std::uint64_t size,
-                                               std::set<std::string>& candidates, std::optional<std::string>& marker)>;
+// How the reader gets the strings of one read-only data section, given by its file range: by
+// default scan_read_only_strings over the image's bytes; the streaming reader (elf_stream_reader.h)
+// answers from what it noted while the bytes went by, and must find exactly the same.
+using ReadOnlySectionScan = std::function<void(std::uint64_t offset, std::uint64_t size, ReadOnlyStrings& found)>;
 
 // Reads one 64-bit x86-64 or AArch64 ELF image in place. Throws ElfReadError on anything else.
 // The image must stay mapped while the call runs; nothing is kept pointing into it afterwards.

@@ -70,17 +70,19 @@ class SparseImage {
   std::uint64_t size_ = 0;
 };
 
-// Every occurrence of "torch" that some section could turn into a shim-shaped string or the target
-// marker, with the bytes around it that scan_read_only_string_at looks at. Which sections are
-// read-only data is known only from the section headers at the object's end, so the occurrences are
-// noted everywhere and judged per section afterwards.
-class StringHits {
+// What the first pass notes of the bytes going by, for the read-only data sections to be judged
+// from afterwards: which sections those are is known only from the section headers at the object's
+// end, so everything that some section could turn into a string that scan_read_only_strings takes
+// is noted, with its offset, and judged per section by the same rules (scan_read_only_string_at,
+// classify_read_only_string).
+class NotedStrings {
  public:
-  explicit StringHits(std::uint64_t max_bytes) : max_bytes_(max_bytes) {}
+  explicit NotedStrings(std::uint64_t max_bytes) : max_bytes_(max_bytes) {}
 
-  // data[match] is an occurrence of "torch"; data holds at least kLookAhead bytes after it unless the
-  // object ends sooner. data_offset is data[0]'s offset in the object.
-  void note(std::string_view data, std::uint64_t data_offset, std::size_t match) {
+  // An occurrence of "torch" at data[match] that may be a shim-shaped string or the target marker,
+  // with the bytes around it that scan_read_only_string_at looks at. data holds at least kLookAhead
+  // bytes after it unless the object ends sooner; data_offset is data[0]'s offset in the object.
+  void note_torch(std::string_view data, std::uint64_t data_offset, std::size_t match) {
     std::string_view rest = data.substr(match);
     std::size_t end = 0;
     if (rest.starts_with(kTargetMarkerPrefix)) {
@@ -88,45 +90,127 @@ class StringHits {
     } else if (rest.starts_with("torch_")) {
       // A name is only ever taken when its identifier characters end on a NUL within 256 bytes.
       std::size_t run = match;
-      while (run < data.size() && run - match <= 256 && is_name_char(data[run])) ++run;
+      while (run < data.size() && run - match <= 256 && is_identifier_char(data[run])) ++run;
       if (run >= data.size() || run - match > 256 || data[run] != '\0') return;
       end = run + 1;
     } else {
       return;
     }
     std::size_t begin = match >= kLookBehind ? match - kLookBehind : 0;
-    bytes_ += end - begin;
-    if (bytes_ > max_bytes_) {
-      throw ElfReadError(fmt::format("more than {} bytes of shim-shaped strings: not an extension object", max_bytes_));
+    count(end - begin + sizeof(TorchHit));
+    torch_hits_.push_back({data_offset + match, data_offset + begin, std::string(data.substr(begin, end - begin))});
+  }
+
+  // The next bytes of the object, in order, each byte once: notes every run of string bytes
+  // ([A-Za-z0-9_:.], is_read_only_string_char) that ends on a NUL. A section's C string that ends
+  // on that NUL is the run, or where the section starts inside the run, the run's part in the
+  // section; scan_read_only_strings can take it only if it is at most kLongestReadOnlyString bytes,
+  // so a run keeps its last kLongestReadOnlyString bytes and its length up to kLongRun.
+  void note_runs(std::string_view chunk, std::uint64_t chunk_offset) {
+    if (chunk.empty()) return;
+    std::size_t at = 0;
+    while (const void* found = std::memchr(chunk.data() + at, 0, chunk.size() - at)) {
+      std::size_t nul = static_cast<const char*>(found) - chunk.data();
+      std::size_t floor = nul - std::min<std::size_t>(nul, kLongRun);
+      std::size_t begin = nul;
+      while (begin > floor && is_read_only_string_char(chunk[begin - 1])) --begin;
+      if (begin > 0 || nul - begin == kLongRun) {
+        bool preceded = begin > 0 && nul - begin < kLongRun && chunk[begin - 1] == '\0';
+        if (begin < nul) note_run(chunk_offset + nul, nul - begin, preceded, {}, chunk.substr(begin, nul - begin));
+      } else if (nul + open_length_ > 0) {  // the run began before this chunk
+        note_run(chunk_offset + nul, std::min(nul + open_length_, kLongRun), open_preceded_, open_tail_,
+                 chunk.substr(0, nul));
+      }
+      at = nul + 1;
+      while (at < chunk.size() && chunk[at] == '\0') ++at;  // the strings these NULs end are empty
     }
-    hits_.push_back({data_offset + match, data_offset + begin, std::string(data.substr(begin, end - begin))});
+    // The run still open at the chunk's end, for the next chunk.
+    std::size_t open = 0;
+    while (open < chunk.size() && open < kLongRun && is_read_only_string_char(chunk[chunk.size() - 1 - open])) ++open;
+    if (open < chunk.size() && open < kLongRun) {
+      open_length_ = open;
+      open_preceded_ = chunk[chunk.size() - 1 - open] == '\0';
+      open_tail_.assign(chunk.substr(chunk.size() - open));
+    } else {
+      open_length_ = std::min(open_length_ + open, kLongRun);
+      open_tail_.append(chunk.substr(chunk.size() - open));
+      if (open == kLongRun) open_preceded_ = false;
+    }
+    if (open_tail_.size() > kLongestReadOnlyString) open_tail_.erase(0, open_tail_.size() - kLongestReadOnlyString);
   }
 
   // What scan_read_only_strings would find in the section at [offset, offset + size).
-  void judge_section(std::uint64_t offset, std::uint64_t size, std::set<std::string>& candidates,
-                     std::optional<std::string>& marker) const {
+  void judge_section(std::uint64_t offset, std::uint64_t size, ReadOnlyStrings& found) const {
     std::uint64_t section_end = offset + size;
-    auto first = std::lower_bound(hits_.begin(), hits_.end(), offset,
-                                  [](const Hit& hit, std::uint64_t at) { return hit.match < at; });
-    for (auto hit = first; hit != hits_.end() && hit->match < section_end; ++hit) {
+    auto hit = std::lower_bound(torch_hits_.begin(), torch_hits_.end(), offset,
+                                [](const TorchHit& hit, std::uint64_t at) { return hit.match < at; });
+    for (; hit != torch_hits_.end() && hit->match < section_end; ++hit) {
       std::uint64_t begin = std::max(offset, hit->base);
       std::uint64_t end = std::min(section_end, hit->base + hit->bytes.size());
       std::string_view window(hit->bytes.data() + (begin - hit->base), end - begin);
-      scan_read_only_string_at(window, hit->match - begin, candidates, marker);
+      scan_read_only_string_at(window, hit->match - begin, found);
+    }
+    auto run = std::lower_bound(runs_.begin(), runs_.end(), offset,
+                                [](const Run& run, std::uint64_t at) { return run.nul < at; });
+    for (; run != runs_.end() && run->nul < section_end; ++run) {
+      std::uint64_t from_section_start = run->nul - offset;
+      std::size_t length = 0;
+      if (from_section_start < run->length) {
+        length = from_section_start;  // the section starts inside the run: its first string is the rest
+      } else if (from_section_start == run->length || run->preceded) {
+        length = run->length;  // the run starts the section or follows a NUL: a string of its own
+      } else {
+        continue;  // another byte precedes the run in the section: part of a longer string
+      }
+      if (length == 0 || length > kLongestReadOnlyString) continue;
+      classify_read_only_string(std::string_view(tails_).substr(run->tail_end - length, length), found);
     }
   }
 
  private:
-  static bool is_name_char(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  // A run of this length or more is only ever taken cut at a section's start.
+  static constexpr std::size_t kLongRun = kLongestReadOnlyString + 1;
+
+  // A run ending at object offset nul, of length (kLongRun: that or more), whose last bytes are
+  // head followed by rest.
+  void note_run(std::uint64_t nul, std::size_t length, bool preceded, std::string_view head, std::string_view rest) {
+    std::size_t keep = std::min(length, kLongestReadOnlyString);
+    if (rest.size() >= keep) {
+      tails_.append(rest.substr(rest.size() - keep));
+    } else {
+      tails_.append(head.substr(head.size() - (keep - rest.size())));
+      tails_.append(rest);
+    }
+    count(keep + sizeof(Run));
+    runs_.push_back({nul, tails_.size(), static_cast<std::uint16_t>(length), preceded});
   }
 
-  struct Hit {
+  void count(std::uint64_t bytes) {
+    bytes_ += bytes;
+    if (bytes_ > max_bytes_) {
+      throw ElfReadError(fmt::format("more than {} bytes of noted strings: not an extension object", max_bytes_));
+    }
+  }
+
+  struct TorchHit {
     std::uint64_t match;  // the offset of "torch" in the object
     std::uint64_t base;   // the offset of bytes[0]
     std::string bytes;
   };
-  std::vector<Hit> hits_;  // in offset order, as the stream delivered them
+  struct Run {
+    std::uint64_t nul;      // the offset of the NUL that ends it
+    std::uint64_t tail_end; // where its last bytes end in tails_
+    std::uint16_t length;   // up to kLongRun
+    bool preceded;          // a NUL, or the object's start, precedes it
+  };
+  std::vector<TorchHit> torch_hits_;  // in offset order, as the stream delivered them
+  std::vector<Run> runs_;             // the same
+  std::string tails_;
+  // The run of string bytes at the end of what has arrived (its length up to kLongRun, whether a NUL
+  // or the object's start precedes it, its last bytes).
+  std::size_t open_length_ = 0;
+  bool open_preceded_ = true;
+  std::string open_tail_;
   std::uint64_t bytes_ = 0;
   std::uint64_t max_bytes_;
 };
@@ -219,7 +303,7 @@ std::vector<ByteRange> needed_ranges(std::span<const char> image, const std::vec
 // notes every string occurrence. plan (first pass only) adds wanted ranges once the header window
 // has arrived. Returns how far the pass read.
 std::uint64_t read_pass(EntryStream& stream, SparseImage& image, std::vector<ByteRange>& wanted, std::uint64_t stop_at,
-                        StringHits* hits, const std::function<void(std::uint64_t header_bytes)>& plan) {
+                        NotedStrings* hits, const std::function<void(std::uint64_t header_bytes)>& plan) {
   std::uint64_t size = image.bytes().size();
   std::vector<char> buffer(kLookBehind + kLookAhead + std::min<std::uint64_t>(kChunk, size));
   std::size_t carry = 0;         // bytes kept at buffer's front from before
@@ -244,13 +328,14 @@ std::uint64_t read_pass(EntryStream& stream, SparseImage& image, std::vector<Byt
       planned = true;
     }
     if (!hits) continue;
+    hits->note_runs(std::string_view(buffer.data() + carry, got), position - got);
     std::string_view data(buffer.data(), carry + got);
     std::uint64_t data_offset = position - data.size();
     bool at_end = position == size;
     std::size_t limit = at_end ? data.size() : data.size() - std::min(data.size(), kLookAhead);
     std::size_t match = next_match - data_offset;
     while ((match = data.find("torch", match)) != std::string_view::npos && match < limit) {
-      hits->note(data, data_offset, match);
+      hits->note_torch(data, data_offset, match);
       match += 5;
     }
     // The next search starts at an occurrence too close to the end to judge, or where a partial one may begin.
@@ -274,7 +359,7 @@ BinaryImports read_elf_imports_streamed(EntryStream& stream, const ElfStreamLimi
     return read_elf_imports(whole);
   }
   SparseImage image(size);
-  StringHits hits(limits.max_string_hit_bytes);
+  NotedStrings hits(limits.max_string_hit_bytes);
   std::vector<ByteRange> wanted{{0, std::min(size, kHeaderWindow)}};
   std::vector<ByteRange> kept;
   auto plan = [&](std::uint64_t header_bytes) {
@@ -303,8 +388,8 @@ BinaryImports read_elf_imports_streamed(EntryStream& stream, const ElfStreamLimi
     reached = read_pass(stream, image, wanted, stop_at, nullptr, {});
   }
   return read_elf_imports(image.bytes(), [&](std::uint64_t offset, std::uint64_t length,
-                                             std::set<std::string>& candidates, std::optional<std::string>& marker) {
-    hits.judge_section(offset, length, candidates, marker);
+                                             ReadOnlyStrings& found) {
+    hits.judge_section(offset, length, found);
   });
 }
 

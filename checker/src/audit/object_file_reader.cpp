@@ -35,10 +35,9 @@ std::string file_name_of(llvm::StringRef install_name) {
   return (slash == llvm::StringRef::npos ? install_name : install_name.substr(slash + 1)).str();
 }
 
-// Scans the named read-only data sections for shim-shaped strings and the target marker.
-std::set<std::string> scan_sections(const llvm::object::ObjectFile& object,
-                                    std::initializer_list<llvm::StringRef> names, BinaryImports& imports) {
-  std::set<std::string> candidates;
+// Scans the named read-only data sections for shim and operator names, identifiers and the target marker.
+ReadOnlyStrings scan_sections(const llvm::object::ObjectFile& object, std::initializer_list<llvm::StringRef> names) {
+  ReadOnlyStrings strings;
   for (const llvm::object::SectionRef& section : object.sections()) {
     llvm::Expected<llvm::StringRef> name = section.getName();
     if (!name) {
@@ -51,13 +50,13 @@ std::set<std::string> scan_sections(const llvm::object::ObjectFile& object,
       llvm::consumeError(contents.takeError());
       continue;
     }
-    scan_read_only_strings(std::string_view(contents->data(), contents->size()), candidates, imports.target_marker);
+    scan_read_only_strings(std::string_view(contents->data(), contents->size()), strings);
   }
-  return candidates;
+  return strings;
 }
 
-void finish(BinaryImports& imports, std::set<std::string>& candidates) {
-  imports.symbol_like_strings.assign(candidates.begin(), candidates.end());
+void finish(BinaryImports& imports, ReadOnlyStrings& strings) {
+  strings.move_into(imports);
   // Iterator algorithms, not std::ranges: the fuzz build's clang-14 cannot compile libstdc++ 12's.
   std::sort(imports.undefined.begin(), imports.undefined.end());
   imports.undefined.erase(std::unique(imports.undefined.begin(), imports.undefined.end()), imports.undefined.end());
@@ -115,11 +114,11 @@ BinaryImports read_macho(const llvm::object::MachOObjectFile& object) {
     if (ordinal >= 1 && ordinal <= by_ordinal.size()) imported.library = by_ordinal[ordinal - 1];
     imports.undefined.push_back(std::move(imported));
   }
-  std::set<std::string> candidates = scan_sections(object, {"__cstring", "__const"}, imports);
+  ReadOnlyStrings strings = scan_sections(object, {"__cstring", "__const"});
   if (imports.needed.empty() && imports.undefined.empty()) {
     throw BinaryReadError("Mach-O with no dylib load command and no undefined symbol: nothing imported to audit");
   }
-  finish(imports, candidates);
+  finish(imports, strings);
   return imports;
 }
 
@@ -158,9 +157,9 @@ BinaryImports read_pe(const llvm::object::COFFObjectFile& object) {
   for (const auto& directory : object.import_directories()) read_pe_directory(directory, imports);
   for (const auto& directory : object.delay_import_directories()) read_pe_directory(directory, imports);
   imports.has_symtab = object.getNumberOfSymbols() > 0;
-  std::set<std::string> candidates = scan_sections(object, {".rdata"}, imports);
+  ReadOnlyStrings strings = scan_sections(object, {".rdata"});
   if (imports.needed.empty()) throw BinaryReadError("PE with no import table: nothing imported to audit");
-  finish(imports, candidates);
+  finish(imports, strings);
   return imports;
 }
 

@@ -119,6 +119,12 @@ ReleaseLoad assess_release_load(const ObjectAudit& object, const StoredRelease& 
       load.torch_misfits.push_back(fmt::format("imports {}, which no known torch release declares", shim.name));
     }
   }
+  for (const auto& shim : object.shims) {
+    if (std::ranges::find(shim.not_exported_by, minor) != shim.not_exported_by.end()) {
+      load.torch_misfits.push_back(fmt::format("torch {} for {} does not export {}", minor.to_string(),
+                                               platform_display_name(object.format), shim.name));
+    }
+  }
   if (object.min_torch_to_load && *object.min_torch_to_load > minor) {
     load.torch_misfits.push_back(fmt::format("imports shims of torch {}", object.min_torch_to_load->to_string()));
   }

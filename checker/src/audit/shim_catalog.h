@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -32,15 +33,24 @@ class ShimCatalog {
 
   void add(const ShimInventory& inventory);
   const ShimOrigin* find(std::string_view name) const;
+  // The releases from `from` on whose torch for `platform` ("linux", "macos", "windows") does not
+  // export `name`, among the releases whose baselines list their exports (ReleaseHistory::exports_file):
+  // such a release cannot load an object that imports it.
+  std::vector<TorchVersion> releases_not_exporting(std::string_view platform, std::string_view name,
+                                                   TorchVersion from) const;
   const std::set<TorchVersion>& releases() const { return releases_; }
   bool empty() const { return shims_.empty(); }
 
  private:
   static std::optional<ShimCatalog> from_embedded_index(const ReleaseHistory& history);
   void add_function(TorchVersion release, std::string_view name, std::string_view backend);
+  void load_exports(const ReleaseHistory& history);
 
+  using NameSet = std::set<std::string, std::less<>>;
   std::map<std::string, ShimOrigin, std::less<>> shims_;
   std::set<TorchVersion> releases_;
+  // platform -> release -> exported shim names (platforms share a list where their torch exports the same)
+  std::map<std::string, std::map<TorchVersion, std::shared_ptr<const NameSet>>, std::less<>> exports_;
 };
 
 }  // namespace abicheck

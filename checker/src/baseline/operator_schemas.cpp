@@ -90,10 +90,23 @@ OperatorArgument parse_argument(std::string_view text, bool kwarg_only) {
 
 }  // namespace
 
+// `schemas` is sorted by text, and every line starts with its qualified name and '(': the overloads of
+// one operator (`name(` and `name.overload(`) are one run of it, since '(' and '.' sort before every
+// character a longer name continues with.
 const OperatorSchema* OperatorSchemas::find(std::string_view qualified_name) const {
-  auto found =
-      std::ranges::find_if(schemas, [&](const OperatorSchema& s) { return s.qualified_name() == qualified_name; });
-  return found == schemas.end() ? nullptr : &*found;
+  std::string head = std::string(qualified_name) + "(";
+  auto found = std::ranges::lower_bound(schemas, head, {}, &OperatorSchema::text);
+  return found != schemas.end() && found->text.starts_with(head) ? &*found : nullptr;
+}
+
+std::vector<const OperatorSchema*> OperatorSchemas::overloads_of(std::string_view name) const {
+  std::vector<const OperatorSchema*> overloads;
+  std::string head = std::string(name) + "(";
+  for (auto it = std::ranges::lower_bound(schemas, head, {}, &OperatorSchema::text);
+       it != schemas.end() && it->name == name; ++it) {
+    overloads.push_back(&*it);
+  }
+  return overloads;
 }
 
 OperatorSchema parse_operator_schema(std::string_view line, const std::string& origin) {

@@ -55,7 +55,8 @@ struct OperatorSchemas {
   std::vector<SchemaAdapter> adapters;
   std::vector<OperatorSchema> schemas;  // sorted by text
 
-  const OperatorSchema* find(std::string_view qualified_name) const;
+  const OperatorSchema* find(std::string_view qualified_name) const;             // `aten::add.Tensor`, `aten::abs`
+  std::vector<const OperatorSchema*> overloads_of(std::string_view name) const;  // every `aten::add...`
 };
 
 // One schema line; throws ToolError naming `origin` when it is not a schema.

@@ -12,9 +12,8 @@
 #include "core/tool_error.h"
 
 namespace abicheck {
-namespace {
 
-ShimExports load_exports(const std::filesystem::path& path) {
+ShimExports load_exports_file(const std::filesystem::path& path) {
   try {
     auto document = nlohmann::json::parse(read_file_text(path));
     ShimExports exports;
@@ -26,8 +25,6 @@ ShimExports load_exports(const std::filesystem::path& path) {
     throw ToolError(fmt::format("{}: not a valid exports file: {}", path.string(), error.what()));
   }
 }
-
-}  // namespace
 
 std::string_view exporting_library(std::string_view backend) {
   if (backend.empty() || backend == kUntargetedOnly) return "libtorch_cpu.so";
@@ -99,7 +96,7 @@ ReleaseBaseline load_baseline(const std::filesystem::path& directory) {
       baseline.abixml.find("</abi-corpus>") == std::string::npos) {
     throw ToolError(fmt::format("{}: not an ABIXML corpus", model.string()));
   }
-  baseline.exports = load_exports(directory / kExportsFile);
+  baseline.exports = load_exports_file(directory / kExportsFile);
   if (std::filesystem::exists(directory / kOperatorsFile)) {
     baseline.operators = load_operator_schemas(directory / kOperatorsFile);
   }

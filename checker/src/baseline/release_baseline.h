@@ -66,6 +66,8 @@ void write_baseline(const ReleaseBaseline& baseline, const std::filesystem::path
 ReleaseBaseline load_baseline(const std::filesystem::path& directory);
 
 std::string exports_to_json(const ShimExports& exports, const TorchVersion& release);
+// An exports file (exports.json, exports.<platform>.json). Throws ToolError naming the file when it is malformed.
+ShimExports load_exports_file(const std::filesystem::path& path);
 
 std::string gzip_compress(std::string_view data);
 // Throws ToolError naming `origin` when the data is not a complete gzip stream.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "baseline/platform_exports.h"
 #include "baseline/release_baseline.h"
 #include "core/project_paths.h"
 #include "inventory/inventory_collector.h"
@@ -62,6 +63,16 @@ std::map<TorchVersion, OperatorSchemas> ReleaseHistory::operator_schemas() const
     if (std::filesystem::exists(file)) schemas.emplace(release, load_operator_schemas(file));
   }
   return schemas;
+}
+
+std::optional<fs::path> ReleaseHistory::exports_file(TorchVersion release, std::string_view platform) const {
+  if (!has(release)) return std::nullopt;
+  std::error_code error;
+  for (const fs::path& file :
+       {baseline_dir(release) / platform_exports_file(platform), baseline_dir(release) / kExportsFile}) {
+    if (fs::is_regular_file(file, error)) return file;
+  }
+  return std::nullopt;
 }
 
 std::map<DeclarationKey, TorchVersion> first_shipped_releases(const std::vector<ShimInventory>& oldest_first) {

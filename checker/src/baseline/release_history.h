@@ -41,6 +41,10 @@ class ReleaseHistory {
   // The operator baselines (operators.txt) of the releases that have one, by release (read now;
   // ToolError naming the file when one is malformed).
   std::map<TorchVersion, OperatorSchemas> operator_schemas() const;
+  // Where the C shim functions that torch `release` exports on `platform` ("linux", "macos",
+  // "windows") are listed: exports.<platform>.json where that platform's torch differs from Linux's
+  // (baseline/platform_exports.h), else exports.json. nullopt when the baseline records no exports.
+  std::optional<std::filesystem::path> exports_file(TorchVersion release, std::string_view platform) const;
 
  private:
   std::filesystem::path directory_;

@@ -166,8 +166,10 @@ CanaryResult run_canary(const CanarySpec& spec, const ShimCatalog& catalog, cons
     throw ToolError(fmt::format("{}: no package could be got ready: {}", spec.path.string(),
                                 result.problems.empty() ? "none listed" : result.problems.front().problem));
   }
-  const std::string runner_hash =
-      ContentHash().add_file(project_root() / "matrix" / "canary_cells.py", project_root()).hex();
+  const std::string runner_hash = ContentHash()
+                                      .add_file(project_root() / "matrix" / "canary_cells.py", project_root())
+                                      .add_file(project_root() / "matrix" / "forked_cells.py", project_root())
+                                      .hex();
   // Per release, the cells to run; per row and release, the cached result of the others.
   std::vector<std::vector<PendingCell>> pending(options.releases.size());
   std::vector<std::vector<std::optional<json>>> cached(prepared.packages.size(),

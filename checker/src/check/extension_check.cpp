@@ -11,6 +11,7 @@
 
 #include "audit/audit_judgement.h"
 #include "audit/shim_catalog.h"
+#include "baseline/release_history.h"
 #include "core/content_hash.h"
 #include "core/display_path.h"
 #include "core/process.h"
@@ -210,8 +211,10 @@ void audit_stage(const ReleaseStore& store, const CheckRequest& request, CheckRe
     libraries.insert(libraries.end(), build.libraries.begin(), build.libraries.end());
   if (libraries.empty()) return;
   ShimCatalog catalog = ShimCatalog::load_directory(request.baselines);
+  OperatorHistory operators = ReleaseHistory::open(request.baselines).operator_schemas();
   AuditOptions options;
   options.target = result.target;
+  options.operators = &operators;
   for (auto& release : store.releases()) {
     if (std::ranges::find(result.runtimes, release.version) != result.runtimes.end())
       options.releases.push_back(release);
@@ -220,6 +223,9 @@ void audit_stage(const ReleaseStore& store, const CheckRequest& request, CheckRe
   for (const auto& object : result.audit.binaries) {
     // Whether it loads into each runtime's device runtime, judged as the audit judges it.
     for (auto& finding : release_load_findings(object, library_label(result, object.path))) {
+      result.findings.push_back(std::move(finding));
+    }
+    for (auto& finding : operator_findings(object, library_label(result, object.path))) {
       result.findings.push_back(std::move(finding));
     }
     if (object.verdict == AuditVerdict::Stable) continue;

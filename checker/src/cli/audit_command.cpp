@@ -7,6 +7,7 @@
 #include "audit/audit_judgement.h"
 #include "audit/binary_audit.h"
 #include "audit/shim_catalog.h"
+#include "baseline/release_history.h"
 #include "cli/command.h"
 #include "report/audit_render.h"
 #include "report/report_document.h"
@@ -25,11 +26,13 @@ struct AuditCommandOptions {
 
 ExitCode run_audit(const AuditCommandOptions& options, const CommonOptions& common) {
   ShimCatalog catalog = ShimCatalog::load_directory(baselines_or_default(options.baselines));
+  OperatorHistory operators = ReleaseHistory::open(baselines_or_default(options.baselines)).operator_schemas();
   std::optional<Allowlist> allowlist;
   if (options.allowlist) allowlist = Allowlist::load(*options.allowlist, suppression_today());
   AuditOptions audit_options;
   if (options.target) audit_options.target = TorchVersion::parse(*options.target).minor_release();
   if (allowlist) audit_options.allowlist = &*allowlist;
+  audit_options.operators = &operators;
   // Whether each binary loads into each stored release; an empty or missing store just skips this.
   audit_options.releases = open_store(common).releases();
 

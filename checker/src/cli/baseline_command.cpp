@@ -2,19 +2,53 @@
 
 #include <chrono>
 
+#include "baseline/platform_exports.h"
 #include "baseline/release_baseline.h"
 #include "baseline/release_history.h"
 #include "cli/command.h"
+#include "core/atomic_file.h"
 #include "core/project_paths.h"
+#include "core/tool_error.h"
 #include "store/release_store.h"
 
 namespace abicheck {
+namespace {
+
+// exports.<platform>.json beside the release's Linux baseline, only where the platform's torch
+// exports other shims than Linux's libtorch_cpu.so; a list that became the same is removed.
+ExitCode write_platform_exports(const std::filesystem::path& wheel, std::filesystem::path out) {
+  PlatformExports exports = read_platform_wheel_exports(wheel);
+  if (out.empty()) out = ReleaseHistory::open(project_baselines_dir()).baseline_dir(exports.release.minor_release());
+  std::filesystem::path linux_file = out / kExportsFile;
+  if (!std::filesystem::is_regular_file(linux_file)) {
+    throw ToolError(
+        fmt::format("{}: no Linux exports to compare with; write the release's baseline first "
+                    "(torch-abi-check baseline --torch {})",
+                    linux_file.string(), exports.release.minor_release().to_string()));
+  }
+  std::filesystem::path file = out / platform_exports_file(exports.platform);
+  std::size_t count = 0;
+  for (const auto& [library, names] : exports.exports.by_library) count += names.size();
+  if (same_as_linux_cpu(exports.exports, load_exports_file(linux_file))) {
+    std::filesystem::remove(file);
+    fmt::print("torch {} for {} exports the same {} shims as Linux's libtorch_cpu.so: no {} needed\n",
+               exports.release.to_string(), exports.platform, count, file.filename().string());
+    return ExitCode::Clean;
+  }
+  write_file_atomically(file, platform_exports_to_json(exports));
+  fmt::print("torch {} for {} exports {} shims, not the same as Linux's: written to {}\n", exports.release.to_string(),
+             exports.platform, count, file.string());
+  return ExitCode::Clean;
+}
+
+}  // namespace
 
 void add_baseline_command(CLI::App& app, const CommonOptions& common, CommandAction& action) {
   struct Options {
     std::string torch;
     std::filesystem::path out;
     std::optional<std::filesystem::path> lib_dir;
+    std::optional<std::filesystem::path> platform_wheel;
     unsigned jobs = 0;
     bool bench = false;
   };
@@ -22,15 +56,22 @@ void add_baseline_command(CLI::App& app, const CommonOptions& common, CommandAct
   auto* command = app.add_subcommand(
       "baseline",
       "write a release's inventory, ABI model, library exports and operator schemas (shim_decls/<release>/)");
-  command->add_option("--torch", options->torch, "a release (2.10), a torch package dir, or an include dir of headers")
-      ->required();
+  auto* torch = command->add_option("--torch", options->torch,
+                                    "a release (2.10), a torch package dir, or an include dir of headers");
+  auto* platform_wheel =
+      command->add_option("--platform-wheel", options->platform_wheel,
+                          "instead: a published torch wheel for macOS or Windows, whose shim exports are recorded as "
+                          "exports.<platform>.json where they differ from Linux's");
+  torch->excludes(platform_wheel);
   command->add_option("--out", options->out, "baseline directory (default: shim_decls/<release> of the project)");
   command->add_option("--lib-dir", options->lib_dir,
                       "where libtorch_cpu.so / libtorch_cuda.so are (default: the release's; none for a header tree)");
   command->add_option("--jobs", options->jobs, "parallel libclang parses (default: cores, at most 4)");
   command->add_flag("--bench", options->bench, "print how long the baseline took");
   command->callback([&action, &common, options] {
+    if (options->torch.empty() && !options->platform_wheel) throw CLI::RequiredError("--torch or --platform-wheel");
     action = [&common, options] {
+      if (options->platform_wheel) return write_platform_exports(*options->platform_wheel, options->out);
       auto start = std::chrono::steady_clock::now();
       ResolvedRelease release = ReleaseStore::open(common.store_root).resolve(options->torch);
       BaselineBuild build = build_baseline(release.include_dir, options->lib_dir ? options->lib_dir : release.lib_dir,

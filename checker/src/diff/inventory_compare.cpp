@@ -62,7 +62,10 @@ void compare_declarations(const ReleaseBaseline& old_baseline, const ReleaseBase
            fmt::format("needed {} before, needs {} now", backend_text(before->backend), backend_text(after->backend)),
            {}});
     }
-    if (before->kind != DeclarationKind::Function && before->signature != after->signature) {
+    // A typedef is the type it names: `int64_t` respelled `long` is no change on the platform.
+    bool value_changed = before->kind == DeclarationKind::Typedef ? !same_signature(*before, *after)
+                                                                  : before->signature != after->signature;
+    if (before->kind != DeclarationKind::Function && value_changed) {
       changes.push_back({after->name,
                          value_change_kind(after->kind),
                          fmt::format("'{}' became '{}'", before->signature, after->signature),

@@ -6,6 +6,8 @@
 #include <map>
 #include <set>
 
+#include "baseline/operator_calls.h"
+
 namespace abicheck {
 namespace {
 
@@ -82,13 +84,6 @@ void compare_returns(const OperatorSchema& old_schema, const OperatorSchema& new
   } else if (aliases(old_schema.returns) != aliases(new_schema.returns)) {
     changes.push_back({new_schema.qualified_name(), ChangeKind::AliasChanged, detail});
   }
-}
-
-// The name of the operator a change is about: `aten::foo` of `aten::foo.out`.
-std::string operator_of(const std::string& qualified_name) {
-  std::size_t scope = qualified_name.find("::");
-  std::size_t dot = qualified_name.find('.', scope == std::string::npos ? 0 : scope);
-  return qualified_name.substr(0, dot);
 }
 
 void accept_adapted(const OperatorSchemas& old_schemas, const OperatorSchemas& new_schemas,

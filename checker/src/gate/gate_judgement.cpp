@@ -20,11 +20,15 @@ Judgement judge_release_gate(const ReleaseGateResult& result) {
   add_stage("diff", judge_diff(result.diff));
   add_stage("lint", judge_lint(result.lint.report, result.candidate.release.include_dir));
   add_stage("matrix", judge_matrix(result.matrix));
-  // Only the device runtime part of the audit's verdict: the matrix's suites include the unstable
-  // negative control on purpose, and its cells already judge the torch symbols by loading them.
+  // Only the device runtime part of the audit's verdict and the operators that break on the candidate:
+  // the matrix's suites include the unstable negative control on purpose, and its cells already judge
+  // the torch symbols by loading them.
   Judgement device;
   for (const auto& object : result.audit.binaries) {
     for (auto& finding : release_load_findings(object, object.path)) device.findings.push_back(std::move(finding));
+    for (auto& finding : operator_findings(object, object.path, result.candidate.release.version.minor_release())) {
+      device.findings.push_back(std::move(finding));
+    }
   }
   add_stage("audit", device);
   if (result.canary) add_stage("canary", judge_canary(*result.canary));

@@ -64,6 +64,14 @@ ReleaseGateResult run_release_gate(const ReleaseStore& store, const ReleaseGateR
 
   AuditOptions audit;
   audit.releases = {candidate};
+  // The operators the kernels call, judged against the committed releases before the candidate and
+  // the candidate's own schemas (when its Python could list them).
+  OperatorHistory operators;
+  for (auto& [release, schemas] : history.operator_schemas()) {
+    if (release < candidate.version.minor_release()) operators.emplace(release, std::move(schemas));
+  }
+  if (new_baseline.operators) operators[candidate.version.minor_release()] = *new_baseline.operators;
+  audit.operators = &operators;
   ShimCatalog catalog = ShimCatalog::load_directory(request.baselines);
   result.audit = audit_paths(result.matrix.libraries, catalog, audit);
   if (request.canary) {

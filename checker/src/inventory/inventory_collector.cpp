@@ -135,7 +135,9 @@ class DeclarationExtractor {
                                                 position.header,
                                                 position.line,
                                                 "",
-                                                {}};
+                                                {},
+                                                // what the ABI sees: `using X = int64_t` and `= long` are one type
+                                                canonical_spelling(underlying)};
     reach(underlying);
   }
 

@@ -1,7 +1,9 @@
 #include "matrix/matrix_runner.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <fstream>
@@ -13,6 +15,7 @@
 #include "baseline/release_history.h"
 #include "core/atomic_file.h"
 #include "core/content_hash.h"
+#include "core/file_text.h"
 #include "core/parallel_for_each.h"
 #include "core/process.h"
 #include "core/project_paths.h"
@@ -123,8 +126,8 @@ std::string tests_hash(const SuiteSpec& suite) {
   ContentHash hash;
   hash.add_tree(suite.sources / "tests");
   hash.add_file(project_root() / "kernels" / "tests" / "harness.py", project_root());
-  hash.add_file(project_root() / "matrix" / "run_cell.py", project_root());
-  hash.add_file(project_root() / "matrix" / "shim_counter.c", project_root());
+  for (const char* runner : {"run_cell.py", "forked_cells.py", "shim_counts.py", "shim_counter.c"})
+    hash.add_file(project_root() / "matrix" / runner, project_root());
   return hash.hex();
 }
 
@@ -240,6 +243,93 @@ std::string tail_of(const std::string& text, std::size_t lines) {
   return holder.tail(lines);
 }
 
+// A cell that runs in its runtime's server: where it works and how it is run.
+struct CellToRun {
+  PlannedCell* planned = nullptr;
+  const BuildRecord* build = nullptr;
+  fs::path run_dir;
+  bool load_only = false;
+  std::optional<CellRun> run;
+};
+
+// How a forked cell's process ended (matrix/forked_cells.py's ending.json) and what it printed, as
+// the ProcessResult it would have been as a process of its own; nothing when the server never
+// reached the cell.
+std::optional<ProcessResult> read_cell_process(const fs::path& run_dir) {
+  std::ifstream stream(run_dir / "ending.json");
+  if (!stream) return std::nullopt;
+  auto ending = nlohmann::json::parse(stream, nullptr, false);
+  if (ending.is_discarded()) return std::nullopt;
+  ProcessResult process;
+  if (ending.value("exit_code", nlohmann::json()).is_number()) process.exit_code = ending["exit_code"].get<int>();
+  if (ending.value("signal", nlohmann::json()).is_number()) process.term_signal = ending["signal"].get<int>();
+  process.timed_out = ending.value("timed_out", false);
+  process.duration = std::chrono::duration<double>(ending.value("seconds", 0.0));
+  if (fs::exists(run_dir / "log.txt")) process.output = read_file_text(run_dir / "log.txt");
+  return process;
+}
+
+// Runs the cells of one runtime release in one process of its Python: run_cell.py --cells imports
+// torch once and forks a child per cell (a crash or hang ends that child only, with its signal or
+// its timeout). The shim call counter audits the whole server; each child counts its own extension
+// into its own file. A cell the server never reached (it died first) ends as the server did.
+void run_runtime_cells(const StoredRelease& runtime, std::vector<CellToRun*>& cells, const MatrixSpec& spec,
+                       const ShimCallCounter& counter, const fs::path& server_dir, unsigned jobs) {
+  fs::create_directories(server_dir);
+  nlohmann::json list = nlohmann::json::array();
+  for (CellToRun* cell : cells) {
+    fs::create_directories(cell->run_dir);
+    for (const char* left : {"result.json", "ending.json", "log.txt", "shim_calls.bin"})
+      fs::remove(cell->run_dir / left);  // what an earlier run left must not stand in for this one
+    const MatrixCell& planned = cell->planned->cell;
+    list.push_back({{"dir", cell->run_dir.string()},
+                    {"library", fs::canonical(cell->build->library).string()},
+                    {"target", planned.target.to_string()},
+                    {"backend", backend_name(planned.backend)},
+                    {"tests", {(cell->planned->build.suite->sources / "tests").string()}},
+                    {"load_only", cell->load_only},
+                    {"timeout_s", spec.cell_timeout_s}});
+  }
+  const fs::path cells_file = server_dir / fmt::format("cells-{}.json", getpid());
+  write_file_atomically(cells_file, list.dump(1));
+  std::map<std::string, std::string> environment{{"PYTHONDONTWRITEBYTECODE", "1"}, {"PYTHONUNBUFFERED", "1"}};
+  environment.merge(counter.environment(server_dir / "counts"));
+  const auto limit = std::chrono::seconds(spec.cell_timeout_s * static_cast<long>(cells.size()) + 300);
+  ProcessResult server = run_process(
+      {.argv = {runtime.python.string(), (project_root() / "matrix" / "run_cell.py").string(), "--cells",
+                cells_file.string(), "--jobs", std::to_string(jobs), "--harness",
+                (project_root() / "kernels" / "tests").string(), "--summary", (server_dir / "summary.json").string()},
+       .extra_env = environment,
+       .working_dir = server_dir,
+       .timeout = limit,
+       .memory_limit_bytes = spec.cell_memory_mb << 20});
+  fs::remove(cells_file);
+  for (CellToRun* cell : cells) {
+    MatrixCell& planned = cell->planned->cell;
+    std::optional<ProcessResult> process = read_cell_process(cell->run_dir);
+    if (!process) {
+      process = server;
+      process->output = fmt::format("torch {}'s cell server ended ({}) before this cell:\n{}",
+                                    runtime.version.to_string(), server.describe(), server.output);
+      process->duration = {};
+    }
+    CellRun run{.exit_code = process->exit_code,
+                .term_signal = process->term_signal,
+                .timed_out = process->timed_out,
+                .describe = process->describe(),
+                .load_only = cell->load_only};
+    if (!process->timed_out) read_cell_result(cell->run_dir / "result.json", run, planned);
+    if (run.load_started && run.term_signal) {
+      run.registration_failed = true;
+      run.load_error = fmt::format("aborted while loading ({}): {}", process->describe(), abort_message(*process));
+    }
+    if (counter.library) planned.shim_calls = read_shim_call_counts(cell->run_dir / "shim_calls.bin");
+    planned.duration_s = process->duration.count();
+    planned.log = tail_of(process->output, kLogTailLines);
+    cell->run = std::move(run);
+  }
+}
+
 }  // namespace
 
 fs::path default_matrix_cache_dir() { return user_cache_dir() / "matrix-cache"; }
@@ -309,7 +399,29 @@ MatrixResult run_matrix(const MatrixSpec& spec, const ReleaseStore& store, const
   std::map<std::string, std::string> tests_hash_by_suite;
   for (const auto& suite : spec.suites) tests_hash_by_suite[suite.name] = tests_hash(suite);
 
-  parallel_for_each(planned.size(), options.jobs, [&](std::size_t i) {
+  // Each cell: from the cache, judged without running (no build, no device), or run in its
+  // runtime's server; the judgement is the same whichever way it came.
+  auto judge = [&](PlannedCell& planned_cell, const std::optional<CellRun>& run, const fs::path& cache_file) {
+    MatrixCell& cell = planned_cell.cell;
+    const BuildRecord& build = builds[planned_cell.build_index];
+    const auto unloadable = unloadable_reason(cell.backend, planned_cell.runtime);
+    CellVerdict verdict =
+        build.status.kind == BuildStatus::Kind::Built && unloadable && cell.expected != Expectation::BuildFail
+            ? unloadable_cell(*unloadable)
+            : classify_cell(cell.expected, cell.runtime, build.status, device_present(cell.backend), run,
+                            [&](const std::string& symbol) { return exports.first_exporting(symbol); });
+    cell.outcome = verdict.outcome;
+    cell.reason = verdict.reason;
+    cell.failure = verdict.failure;
+    if (run && !run->timed_out) write_file_atomically(cache_file, cell_to_cache(cell).dump(1) + "\n");
+    report(fmt::format("{} {} B{} T{} R{}: {}", cell.suite, backend_name(cell.backend), cell.build.to_string(),
+                       cell.target.to_string(), cell.runtime.to_string(), outcome_name(cell.outcome)));
+  };
+
+  std::vector<CellToRun> to_run;
+  to_run.reserve(planned.size());
+  std::vector<fs::path> cache_files(planned.size());
+  for (std::size_t i = 0; i < planned.size(); ++i) {
     PlannedCell& planned_cell = planned[i];
     MatrixCell& cell = planned_cell.cell;
     const BuildRecord& build = builds[planned_cell.build_index];
@@ -317,83 +429,53 @@ MatrixResult run_matrix(const MatrixSpec& spec, const ReleaseStore& store, const
     const bool device = device_present(cell.backend);
     // A GPU library without a GPU is still loaded where it can be: its symbols and its op
     // registration are checked, nothing is executed.
-    const auto unloadable = unloadable_reason(cell.backend, planned_cell.runtime);
-    const bool load_only = !device && !unloadable;
+    const bool load_only = !device && !unloadable_reason(cell.backend, planned_cell.runtime);
     const bool runnable = build.status.kind == BuildStatus::Kind::Built && (device || load_only) &&
                           cell.expected != Expectation::BuildFail;
-    const fs::path cache_file = options.cache_dir / "results" /
-                                (ContentHash()
-                                     .add(build.key)
-                                     .add(planned_cell.runtime.version.to_full_string())
-                                     .add(planned_cell.runtime.python.string())
-                                     .add(tests_hash_by_suite[cell.suite])
-                                     .add(expectation_name(cell.expected))
-                                     .hex() +
-                                 ".json");
-    if (runnable && !options.fresh && cell_from_cache(cache_file, cell)) {
+    cache_files[i] = options.cache_dir / "results" /
+                     (ContentHash()
+                          .add(build.key)
+                          .add(planned_cell.runtime.version.to_full_string())
+                          .add(planned_cell.runtime.python.string())
+                          .add(tests_hash_by_suite[cell.suite])
+                          .add(expectation_name(cell.expected))
+                          .hex() +
+                      ".json");
+    if (runnable && !options.fresh && cell_from_cache(cache_files[i], cell)) {
       report(fmt::format("{} {} B{} T{} R{}: {} (cached)", cell.suite, backend_name(cell.backend),
                          cell.build.to_string(), cell.target.to_string(), cell.runtime.to_string(),
                          outcome_name(cell.outcome)));
-      return;
-    }
-
-    std::optional<CellRun> run;
-    if (runnable) {
-      const fs::path run_dir = options.cache_dir / "runs" / cache_file.stem();
-      fs::create_directories(run_dir);
-      const fs::path result_file = run_dir / "result.json";
-      fs::remove(result_file);
-      const fs::path counts_file = run_dir / "shim_calls.bin";
-      fs::remove(counts_file);
-      std::map<std::string, std::string> environment{{"PYTHONDONTWRITEBYTECODE", "1"}, {"PYTHONUNBUFFERED", "1"}};
-      environment.merge(counter.environment(fs::canonical(build.library), counts_file));
-      std::vector<std::string> argv{planned_cell.runtime.python.string(),
-                                    (project_root() / "matrix" / "run_cell.py").string(),
-                                    "--library",
-                                    build.library.string(),
-                                    "--target",
-                                    cell.target.to_string(),
-                                    "--backend",
-                                    backend_name(cell.backend),
-                                    "--tests",
-                                    (planned_cell.build.suite->sources / "tests").string(),
-                                    "--harness",
-                                    (project_root() / "kernels" / "tests").string(),
-                                    "--result",
-                                    result_file.string()};
-      if (load_only) argv.emplace_back("--load-only");
-      ProcessResult process = run_process({.argv = argv,
-                                           .extra_env = environment,
-                                           .working_dir = run_dir,
-                                           .timeout = std::chrono::seconds(spec.cell_timeout_s),
-                                           .memory_limit_bytes = spec.cell_memory_mb << 20});
-      run = CellRun{.exit_code = process.exit_code,
-                    .term_signal = process.term_signal,
-                    .timed_out = process.timed_out,
-                    .describe = process.describe(),
-                    .load_only = load_only};
-      if (!process.timed_out) read_cell_result(result_file, *run, cell);
-      if (run->load_started && run->term_signal) {
-        run->registration_failed = true;
-        run->load_error = fmt::format("aborted while loading ({}): {}", process.describe(), abort_message(process));
-      }
-      if (counter.library) cell.shim_calls = read_shim_call_counts(counts_file);
-      cell.duration_s = process.duration.count();
-      cell.log = tail_of(process.output, kLogTailLines);
+    } else if (runnable) {
+      to_run.push_back({.planned = &planned_cell,
+                        .build = &build,
+                        .run_dir = options.cache_dir / "runs" / cache_files[i].stem(),
+                        .load_only = load_only});
     } else {
       cell.log = tail_of(build.log, kLogTailLines);
+      judge(planned_cell, std::nullopt, cache_files[i]);
     }
-    CellVerdict verdict =
-        build.status.kind == BuildStatus::Kind::Built && unloadable && cell.expected != Expectation::BuildFail
-            ? unloadable_cell(*unloadable)
-            : classify_cell(cell.expected, cell.runtime, build.status, device, run,
-                            [&](const std::string& symbol) { return exports.first_exporting(symbol); });
-    cell.outcome = verdict.outcome;
-    cell.reason = verdict.reason;
-    cell.failure = verdict.failure;
-    if (runnable && !run->timed_out) write_file_atomically(cache_file, cell_to_cache(cell).dump(1) + "\n");
-    report(fmt::format("{} {} B{} T{} R{}: {}", cell.suite, backend_name(cell.backend), cell.build.to_string(),
-                       cell.target.to_string(), cell.runtime.to_string(), outcome_name(cell.outcome)));
+  }
+
+  // One server per runtime release (its Python, its torch), in the order the cells first need them.
+  std::vector<std::vector<CellToRun*>> by_runtime;
+  std::map<std::string, std::size_t> runtime_index;
+  for (auto& cell : to_run) {
+    const auto& runtime = cell.planned->runtime;
+    auto [found, inserted] =
+        runtime_index.emplace(runtime.version.to_full_string() + "|" + runtime.python.string(), by_runtime.size());
+    if (inserted) by_runtime.emplace_back();
+    by_runtime[found->second].push_back(&cell);
+  }
+  // Jobs go to servers first; where there are fewer servers than jobs, each forks several cells at a time.
+  const unsigned servers_at_once = std::max(1U, std::min<unsigned>(options.jobs, by_runtime.size()));
+  const unsigned cells_at_once = std::max(1U, options.jobs / servers_at_once);
+  parallel_for_each(by_runtime.size(), servers_at_once, [&](std::size_t r) {
+    const StoredRelease& runtime = by_runtime[r].front()->planned->runtime;
+    run_runtime_cells(runtime, by_runtime[r], spec, counter,
+                      options.cache_dir / "runs" / ("server-" + runtime.version.to_full_string()), cells_at_once);
+    for (CellToRun* cell : by_runtime[r]) {
+      judge(*cell->planned, cell->run, cache_files[static_cast<std::size_t>(cell->planned - planned.data())]);
+    }
   });
 
   MatrixResult result;

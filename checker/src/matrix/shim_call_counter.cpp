@@ -29,14 +29,11 @@ bool is_x86_64() {
 
 }  // namespace
 
-std::map<std::string, std::string> ShimCallCounter::environment(const fs::path& extension, const fs::path& counts_file,
-                                                                const std::string& mutation) const {
+std::map<std::string, std::string> ShimCallCounter::environment(const fs::path& counts_base) const {
   if (!library) return {};
-  std::map<std::string, std::string> environment{{"LD_AUDIT", library->string()},
-                                                 {"TORCH_ABI_CHECK_AUDITED_LIBRARY", extension.string()},
-                                                 {"TORCH_ABI_CHECK_SHIM_COUNTS", counts_file.string()}};
-  if (!mutation.empty()) environment["TORCH_ABI_CHECK_SHIM_MUTATION"] = mutation;
-  return environment;
+  return {{"LD_AUDIT", library->string()},
+          {"TORCH_ABI_CHECK_SHIM_COUNTS", counts_base.string()},
+          {"TORCH_ABI_CHECK_SHIM_PER_PROCESS", "1"}};
 }
 
 ShimCallCounter prepare_shim_call_counter(const fs::path& cache_dir) {

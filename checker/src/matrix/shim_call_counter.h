@@ -9,17 +9,17 @@
 namespace abicheck {
 
 // The LD_AUDIT library that counts the C shim calls of a cell's extension (matrix/shim_counter.c,
-// where the mechanism and its file format are described). The runner loads it into every cell it
-// runs, so "called by a test" is measured in the cell's own process, not guessed from the tests.
+// where the mechanism and its file format are described). The runner loads it into every runtime's
+// cell server, and each forked cell counts its own extension, so "called by a test" is measured in
+// the cell's own process, not guessed from the tests.
 struct ShimCallCounter {
   std::optional<std::filesystem::path> library;  // set when calls can be counted here
   std::string unavailable;                       // why not, when they cannot ("x86-64 only", "cc failed: ...")
 
-  // The environment a cell needs so that the counter audits `extension` into `counts_file`; empty
-  // when the counter is unavailable. `mutation` ("name=error", "name=zero") replaces one shim.
-  std::map<std::string, std::string> environment(const std::filesystem::path& extension,
-                                                 const std::filesystem::path& counts_file,
-                                                 const std::string& mutation = {}) const;
+  // The environment of a process that forks one cell per extension after `import torch`
+  // (matrix/run_cell.py --cells): each child names the extension it counts and counts into
+  // "<counts_base>.<pid>" (matrix/shim_counts.py); empty when the counter is unavailable.
+  std::map<std::string, std::string> environment(const std::filesystem::path& counts_base) const;
 };
 
 // Compiles the counter into <cache_dir>/shim-counter/<hash of its source>/ on first use (one cc

@@ -121,6 +121,17 @@ nlohmann::json binary_json(const ObjectAudit& object) {
                      {"use", shim.dynamic_lookup ? "dlsym" : "import"},
                      {"library", shim.library}});
   }
+  nlohmann::json operators = nlohmann::json::array();
+  for (const auto& use : object.operators) {
+    nlohmann::json breaks = nlohmann::json::array();
+    for (const auto& broken : use.breaks) {
+      breaks.push_back({{"release", broken.release.to_string()}, {"problem", broken.problem}});
+    }
+    operators.push_back({{"name", use.name},
+                         {"overloads", use.overloads},
+                         {"since", optional_version(use.introduced)},
+                         {"breaks", breaks}});
+  }
   nlohmann::json releases = nlohmann::json::array();
   for (const auto& load : object.loads) releases.push_back(release_load_json(load));
   std::map<std::string, nlohmann::json> by_category;
@@ -146,6 +157,7 @@ nlohmann::json binary_json(const ObjectAudit& object) {
       {"unstable_symbols", unstable},
       {"allowed_symbols", allowed},
       {"shim_symbols", shims},
+      {"operators", operators},
       {"abi3_violations", object.abi3_violations},
       {"imports", by_category},
       {"reasons", object.reasons},
@@ -208,6 +220,17 @@ std::string render_audit_text(const AuditReport& report, bool verbose) {
     out += fmt::format("  stable shims imported: {}{}\n", object.shims.size() - dynamic.size(),
                        release_counts.empty() ? "" : fmt::format(" ({})", fmt::join(release_counts, ", ")));
     if (!dynamic.empty()) out += fmt::format("  shims looked up by name (dlsym): {}\n", fmt::join(dynamic, ", "));
+    if (!object.operators.empty()) {
+      std::vector<std::string> names;
+      for (const auto& use : object.operators) names.push_back(use.name);
+      out += fmt::format("  operators called through the dispatcher: {}\n", fmt::join(names, ", "));
+    }
+    for (const auto& use : object.operators) {
+      for (const auto& broken : use.breaks) {
+        out +=
+            fmt::format("  operator {} breaks on torch {}: {}\n", use.name, broken.release.to_string(), broken.problem);
+      }
+    }
     for (const auto& reason : object.reasons) out += fmt::format("  why: {}\n", reason);
     out += device_text(object.device);
     out += release_loads_text(object);

@@ -45,6 +45,8 @@ ExtensionFixture parse_fixture(const std::filesystem::path& source) {
       for (const auto& option : split(match[4], ' ')) {
         if (option.starts_with("unstable=")) fixture.expected_unstable_namespaces = split(option.substr(9), ',');
         if (option.starts_with("dlsym=")) fixture.expected_dlsym = option.substr(6);
+        if (option.starts_with("operators=")) fixture.expected_operators = split(option.substr(10), ',');
+        if (option.starts_with("operator_breaks=")) fixture.expected_operator_breaks = split(option.substr(16), ',');
       }
     } else if (std::regex_search(line, match, args_line)) {
       fixture.audit_arguments = split(match[1], ' ');

@@ -20,6 +20,8 @@ struct ExtensionFixture {
   std::string expected_declared;   // "2.10" or "-"
   std::vector<std::string> expected_unstable_namespaces;
   std::optional<std::string> expected_dlsym;
+  std::vector<std::string> expected_operators;        // names the dispatcher is called with, sorted
+  std::vector<std::string> expected_operator_breaks;  // "aten::qr@2.14": operator and release, sorted
   std::vector<std::string> audit_arguments;
 };
 

@@ -1,6 +1,7 @@
 // Every fixture extension under fixtures/audit/extensions/, compiled against real torch headers
 // from the store and audited by the CLI: the verdict, minimum torch and declared target written in
 // its `// expect:` comment must come out.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -31,7 +32,22 @@ TEST_P(ExtensionFixtureAudit, MatchesItsExpectation) {
   EXPECT_EQ(binary["verdict"], fixture.expected_verdict) << run.output;
   EXPECT_EQ(json_version(binary["min_torch"]), fixture.expected_min_torch) << run.output;
   EXPECT_EQ(json_version(binary["declared_target"]), fixture.expected_declared) << run.output;
-  EXPECT_EQ(run.exit_code, fixture.expected_verdict == "stable" ? 0 : 1) << run.output;
+  bool findings = fixture.expected_verdict != "stable" || !fixture.expected_operator_breaks.empty();
+  EXPECT_EQ(run.exit_code, findings ? 1 : 0) << run.output;
+
+  std::vector<std::string> operators, breaks;
+  for (const auto& use : binary["operators"]) {
+    operators.push_back(use["name"].get<std::string>());
+    for (const auto& broken : use["breaks"]) {
+      breaks.push_back(fmt::format("{}@{}", use["name"].get<std::string>(), broken["release"].get<std::string>()));
+    }
+  }
+  EXPECT_EQ(operators, fixture.expected_operators) << run.output;
+  EXPECT_EQ(breaks, fixture.expected_operator_breaks) << run.output;
+  const auto& findings_list = run.document["verdict"]["findings"];
+  auto operator_findings = std::count_if(findings_list.begin(), findings_list.end(),
+                                         [](const auto& finding) { return finding["kind"] == "dispatcher-operator"; });
+  EXPECT_EQ(static_cast<std::size_t>(operator_findings), breaks.size()) << run.output;
 
   std::set<std::string> namespaces;
   for (const auto& symbol : binary["unstable_symbols"]) namespaces.insert(symbol["namespace"].get<std::string>());

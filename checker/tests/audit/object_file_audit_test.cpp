@@ -2,13 +2,18 @@
 // time from fixtures/audit/macho_pe/ with clang-14 and lld: the same imports, verdict and minimum
 // torch as the ELF build of the same source, each import with the library it is bound to.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "audit/audit_fixture_support.h"
+#include "audit/binary_audit.h"
+#include "audit/mapped_file.h"
+#include "baseline/release_history.h"
 #include "core/process.h"
 #include "core/scoped_temp_dir.h"
 
@@ -19,11 +24,17 @@ namespace fs = std::filesystem;
 
 const fs::path kSources = fs::path(TORCH_ABI_CHECK_FIXTURES) / "audit" / "macho_pe";
 
+// A shim that one platform's torch does not export: oneDNN's is missing on macOS, MPS's on Linux.
+const std::map<std::string, std::string> kBackendShims = {{"onednn", "aoti_torch_cpu_mkldnn_rnn_layer"},
+                                                          {"mps", "aoti_torch_mps__cdist_forward"}};
+
 // The binaries every test audits, built once for the suite.
 struct PlatformBuilds {
   std::unique_ptr<ScopedTempDir> work;
   std::string failure;  // the build step that failed, with its output
   fs::path elf_stable, macho_stable_universal, macho_unstable, pe_stable, pe_unstable, wheel;
+  // Built with -DBACKEND_SHIM: by platform ("linux", "macos"), by the shim's backend ("onednn", "mps").
+  std::map<std::string, std::map<std::string, fs::path>> backend_shim;
 };
 
 std::string run(const std::vector<std::string>& argv, std::string& failure) {
@@ -72,6 +83,22 @@ PlatformBuilds build_platforms() {
       run(argv, failure);
     }
   }
+  for (const auto& [backend, shim] : kBackendShims) {
+    std::string define = "-DBACKEND_SHIM=" + shim;
+    builds.backend_shim["linux"][backend] = dir / (backend + ".so");
+    run({"clang-14", "-shared", "-fPIC", "-O1", define, source("extension.cpp"), "-o",
+         builds.backend_shim["linux"][backend].string()},
+        failure);
+    builds.backend_shim["macos"][backend] = dir / (backend + "-arm64.so");
+    run({"clang-14", "--target=arm64-apple-macos11", "-O1", define, "-c", source("extension.cpp"), "-o",
+         out(backend + "-arm64.o")},
+        failure);
+    run({"ld64.lld-14", "-arch", "arm64", "-platform_version", "macos", "11.0", "11.0", "-bundle", "-undefined",
+         "dynamic_lookup", out(backend + "-arm64.o"), out("libtorch_cpu-arm64.dylib"), out("libSystem-arm64.dylib"),
+         "-o", builds.backend_shim["macos"][backend].string()},
+        failure);
+  }
+
   builds.macho_stable_universal = dir / "extension.cpython-312-darwin.so";
   run({"llvm-lipo-14", "-create", out("stable-arm64.so"), out("stable-x86_64.so"), "-output",
        builds.macho_stable_universal.string()},
@@ -198,6 +225,32 @@ TEST_F(PlatformAudit, AWheelWithSeveralPlatformsReportsEach) {
   ASSERT_EQ(run.report["wheels"].size(), 1u);
   EXPECT_EQ(run.report["wheels"][0]["objects"], 4);
   EXPECT_EQ(run.report["wheels"][0]["min_torch"], "2.10");
+}
+
+// Each platform's torch exports its own shims (shim_decls/<release>/exports.macos.json beside Linux's
+// exports.json): an object importing one its platform's torch lacks loads into no release of that
+// platform, while the same import loads on the platform that has it.
+TEST_F(PlatformAudit, AShimThePlatformsTorchDoesNotExportBlocksLoadingThere) {
+  ShimCatalog catalog = ShimCatalog::load_directory(project_baselines_dir());
+  const std::map<std::string, std::string> refused_on = {{"onednn", "macos"}, {"mps", "linux"}};
+  for (const auto& [platform, builds] : builds_->backend_shim) {
+    for (const auto& [backend, binary] : builds) {
+      SCOPED_TRACE(platform + " / " + backend);
+      MappedFile file(binary);
+      std::vector<ObjectAudit> objects = audit_binary_image(file.bytes(), binary.string(), catalog, {}, false);
+      ASSERT_EQ(objects.size(), 1u);
+      EXPECT_EQ(objects[0].verdict, AuditVerdict::Stable);
+      for (const std::string release : {"2.10", "2.15"}) {
+        ReleaseLoad load = assess_release_load(objects[0], StoredRelease{.version = TorchVersion::parse(release)});
+        std::string refusal = fmt::format("torch {} for {} does not export {}", release,
+                                          platform == "macos" ? "macOS" : "Linux", kBackendShims.at(backend));
+        bool refused = refused_on.at(backend) == platform;
+        EXPECT_EQ(load.loads(), !refused) << fmt::format("{}", fmt::join(load.torch_misfits, "; "));
+        EXPECT_EQ(std::ranges::count(load.torch_misfits, refusal), refused ? 1 : 0)
+            << fmt::format("{}", fmt::join(load.torch_misfits, "; "));
+      }
+    }
+  }
 }
 
 }  // namespace

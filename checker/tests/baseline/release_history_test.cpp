@@ -59,6 +59,23 @@ TEST(ReleaseHistory, ListsTheCommittedBaselinesInReleaseOrder) {
   EXPECT_EQ(history.inventories().size(), 3u);
 }
 
+TEST(ReleaseHistory, APlatformsOwnExportsListWinsOverLinuxs) {
+  ScopedTempDir work("release-history");
+  fs::path baselines = work.path() / "shim_decls";
+  commit(baselines, inventory("2.10", {function("a", "2.9")}));
+  commit(baselines, inventory("2.11", {function("a", "2.9")}));
+  write_file_atomically(baselines / "2.10" / "exports.json", "{}");
+  write_file_atomically(baselines / "2.10" / "exports.macos.json", "{}");
+  ReleaseHistory history = ReleaseHistory::open(baselines);
+  const TorchVersion release = TorchVersion::parse("2.10");
+  EXPECT_EQ(history.exports_file(release, "macos"), baselines / "2.10" / "exports.macos.json");
+  EXPECT_EQ(history.exports_file(release, "windows"), baselines / "2.10" / "exports.json")
+      << "Windows's torch exports what Linux's does: no list of its own";
+  EXPECT_EQ(history.exports_file(release, "linux"), baselines / "2.10" / "exports.json");
+  EXPECT_FALSE(history.exports_file(TorchVersion::parse("2.11"), "linux").has_value()) << "no exports recorded";
+  EXPECT_FALSE(history.exports_file(TorchVersion::parse("2.12"), "linux").has_value()) << "no baseline";
+}
+
 TEST(ReleaseHistory, AMissingDirectoryIsAnEmptyHistory) {
   ScopedTempDir work("release-history");
   ReleaseHistory history = ReleaseHistory::open(work.path() / "nothing-here");

@@ -144,6 +144,17 @@ TEST_F(CheckCommand, ProjectWithoutTargetIsAFindingAndIsCheckedOnTheNewestOnly) 
             "no smoke test configured ([tool.torch-abi-check] smoke = \"...\"): nothing was run");
 }
 
+// An operator called by name whose schema changed between the target and the newest release, with
+// no schema adapter: the lint sees the call in the source, the audit the name in each build.
+TEST_F(CheckCommand, OperatorWhoseSchemaChangedWithoutAdapterIsFoundByLintAndAudit) {
+  json document = check_fixture("operator_changed");
+  for (const auto& binary : document["audit"]["binaries"]) {
+    ASSERT_EQ(binary["operators"].size(), 1u) << binary.dump(1);
+    EXPECT_EQ(binary["operators"][0]["name"], "aten::_cudnn_attention_forward");
+    EXPECT_EQ(binary["operators"][0]["breaks"][0]["release"], "2.14");
+  }
+}
+
 // The device runtime is part of the check's audit, judged by the audit's own rule: a library that
 // NEEDs libcudart.so.12 does not load into the store's CUDA 13 builds, a warning per build.
 TEST_F(CheckCommand, CudaRuntimeOfAnotherMajorThanTheStoredReleasesIsAWarning) {

@@ -15,4 +15,26 @@ STABLE_TORCH_LIBRARY(abiref, m) {
   m.def("swap01(Tensor(a) x) -> Tensor(a)");
   m.def("zeros_2d(Tensor like, int rows, int cols) -> Tensor");
   m.def("dispatch_abs(Tensor x) -> Tensor");
+  // shim_surface.cpp: the hand-written C shim called directly.
+  m.def("item_roundtrip(Tensor x, bool widen) -> Tensor");
+  m.def("storage_facts(Tensor x) -> (int, int, int, int, bool, bool)");
+  m.def(
+      "restrided(Tensor(a) x, int rows, int cols, int row_stride, int col_stride, int offset) -> (Tensor(a), "
+      "Tensor(a))");
+  m.def("blob_views(Tensor(a) x) -> (Tensor(a), Tensor(a))");
+  m.def("clones(Tensor x) -> (Tensor, Tensor)");
+  m.def("shim_copy_(Tensor(a!) dst, Tensor src) -> ()");
+  m.def("reassigned(Tensor a, Tensor(b) b) -> (Tensor(b), Tensor(b))");
+  m.def(
+      "matmuls(Tensor a, Tensor b, Tensor bias, Tensor batch, Tensor other, float beta, float alpha) -> (Tensor, "
+      "Tensor, Tensor)");
+  m.def("reviewed(Tensor(a) x) -> Tensor(a)");
+  m.def("real_view(Tensor(a) x) -> Tensor(a)");
+  m.def("nonzero_of(Tensor x) -> Tensor");
+  m.def("repeated(Tensor repeats, int output_size) -> (Tensor, Tensor)");
+  m.def("mm_plus_mm(Tensor a, Tensor b, Tensor c, Tensor d) -> Tensor");
+  m.def("scatters(Tensor self, Tensor index, Tensor src) -> (Tensor, Tensor, Tensor)");
+  m.def("zeroed_(Tensor(a!) x) -> ()");
+  m.def("grad_mode_flip(Tensor like) -> (bool, bool)");
+  m.def("enum_codes(Tensor like) -> Tensor");
 }

@@ -199,23 +199,14 @@ class UnitReader {
             calls.push_back({cursor, {expansion_position(clang_getCursorLocation(cursor)), callee, symbol, false}});
           }
         }
-        if ((callee == "torch_call_dispatcher" || callee == "aoti_torch_call_dispatcher") &&
-            clang_Cursor_getNumArguments(cursor) >= 2) {
-          auto literal = [&](int index) -> std::optional<std::string> {
-            std::optional<std::string> text;
-            visit_descendants(clang_Cursor_getArgument(cursor, index), [&](CXCursor argument) {
-              if (clang_getCursorKind(argument) == CXCursor_StringLiteral && !text) {
-                text = strip_string_literal(copy_cx_string(clang_getCursorSpelling(argument)));
-              }
-              return !text;
-            });
-            return text;
-          };
-          auto op = literal(0);
-          auto overload = literal(1);
-          if (op && overload) {
+        if (auto named = operator_named(cursor)) {
+          facts.dispatcher_calls.push_back({expansion_position(clang_getCursorLocation(cursor)), callee,
+                                            std::move(named->first), std::move(named->second)});
+        } else {
+          // A torch::stable wrapper (stable/ops.h and friends) names its operator in its own body.
+          for (auto& [op, overload] : operators_called_by(clang_getCursorReferenced(cursor), 0)) {
             facts.dispatcher_calls.push_back(
-                {expansion_position(clang_getCursorLocation(cursor)), callee, *op, *overload});
+                {expansion_position(clang_getCursorLocation(cursor)), qualified_function_name(cursor), op, overload});
           }
         }
       }
@@ -234,11 +225,76 @@ class UnitReader {
     }
   }
 
+  // The operator and overload a call to torch_call_dispatcher or aoti_torch_call_dispatcher names with
+  // string literals, when it does.
+  static std::optional<std::pair<std::string, std::string>> operator_named(CXCursor call) {
+    std::string callee = copy_cx_string(clang_getCursorSpelling(call));
+    if ((callee != "torch_call_dispatcher" && callee != "aoti_torch_call_dispatcher") ||
+        clang_Cursor_getNumArguments(call) < 2) {
+      return std::nullopt;
+    }
+    auto literal = [&](unsigned index) -> std::optional<std::string> {
+      std::optional<std::string> text;
+      visit_descendants(clang_Cursor_getArgument(call, index), [&](CXCursor argument) {
+        if (clang_getCursorKind(argument) == CXCursor_StringLiteral && !text) {
+          text = strip_string_literal(copy_cx_string(clang_getCursorSpelling(argument)));
+        }
+        return !text;
+      });
+      return text;
+    };
+    auto op = literal(0);
+    auto overload = literal(1);
+    if (!op || !overload) return std::nullopt;
+    return std::pair{*op, *overload};
+  }
+
+  // "torch::stable::transpose": what the project called.
+  static std::string qualified_function_name(CXCursor call) {
+    CXCursor function = clang_getCursorReferenced(call);
+    std::string name = copy_cx_string(clang_getCursorSpelling(function));
+    for (CXCursor parent = clang_getCursorSemanticParent(function);
+         !clang_Cursor_isNull(parent) && clang_getCursorKind(parent) != CXCursor_TranslationUnit;
+         parent = clang_getCursorSemanticParent(parent)) {
+      std::string scope = copy_cx_string(clang_getCursorSpelling(parent));
+      if (!scope.empty()) name = scope + "::" + name;
+    }
+    return name;
+  }
+
+  // The operators a function defined in torch's headers names to the dispatcher, directly or through
+  // other such functions (a wrapper of the headers this unit is compiled with: the release's own).
+  std::vector<std::pair<std::string, std::string>> operators_called_by(CXCursor function, int depth) {
+    constexpr int kDeepestWrapper = 3;
+    if (clang_Cursor_isNull(function) || depth > kDeepestWrapper) return {};
+    CXCursor definition = clang_getCursorDefinition(function);
+    if (clang_Cursor_isNull(definition) || !is_torch_file(cursor_file(definition))) return {};
+    std::string usr = copy_cx_string(clang_getCursorUSR(definition));
+    if (auto known = wrapper_operators_.find(usr); known != wrapper_operators_.end()) return known->second;
+    wrapper_operators_[usr] = {};  // a recursive wrapper ends here
+    std::vector<std::pair<std::string, std::string>> operators;
+    visit_descendants(definition, [&](CXCursor cursor) {
+      if (clang_getCursorKind(cursor) != CXCursor_CallExpr) return true;
+      if (auto named = operator_named(cursor)) {
+        operators.push_back(std::move(*named));
+      } else {
+        auto nested = operators_called_by(clang_getCursorReferenced(cursor), depth + 1);
+        operators.insert(operators.end(), nested.begin(), nested.end());
+      }
+      return true;
+    });
+    std::ranges::sort(operators);
+    operators.erase(std::unique(operators.begin(), operators.end()), operators.end());
+    wrapper_operators_[usr] = operators;
+    return operators;
+  }
+
   const ParsedUnit& parsed_;
   const ParseEnvironment& environment_;
   int main_file_lines_;
   std::unordered_map<CXFile, bool> project_file_cache_;
   std::set<fs::path> project_files_seen_;
+  std::unordered_map<std::string, std::vector<std::pair<std::string, std::string>>> wrapper_operators_;  // by USR
 };
 
 std::vector<std::string> front_end_arguments(const UnitToParse& unit, const ParseEnvironment& environment) {

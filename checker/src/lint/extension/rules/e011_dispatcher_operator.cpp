@@ -1,7 +1,6 @@
 #include <fmt/format.h>
 
-#include <algorithm>
-
+#include "baseline/operator_calls.h"
 #include "lint/extension/extension_rules.h"
 
 namespace abicheck {
@@ -10,24 +9,6 @@ namespace {
 constexpr LintRule kRule{"E011", "dispatcher-operator", LintSeverity::Error,
                          "An operator called through the dispatcher is missing, or has another schema, at the "
                          "project's target or at a later release."};
-
-std::string schema_or_absent(const OperatorSchemas& schemas, const std::string& name) {
-  const OperatorSchema* schema = schemas.find(name);
-  return schema ? "'" + schema->text + "'" : "not registered";
-}
-
-// An operator of a namespace torch registers nothing in (the extension's own, another library's) is
-// not torch's to check.
-bool torch_namespace(const OperatorSchemas& schemas, const std::string& op) {
-  std::string prefix = op.substr(0, op.find("::") + 2);
-  return std::ranges::any_of(schemas.schemas, [&](const OperatorSchema& s) { return s.name.starts_with(prefix); });
-}
-
-bool adapted(const OperatorSchemas& release, const std::string& op, TorchVersion built_with) {
-  return std::ranges::any_of(release.adapters, [&](const SchemaAdapter& adapter) {
-    return adapter.name == op && built_with < adapter.applies_below;
-  });
-}
 
 // The call's stack is built for the schema of the torch the project builds with (B). The oldest
 // release from which every release up to B has that same schema is the minimum torch for the call;
@@ -38,7 +19,7 @@ void check(const ExtensionFacts& facts, const ExtensionLintContext& context, con
   if (build == context.operator_schemas.end()) return;
   for (const auto& unit : facts.units) {
     for (const auto& call : unit.dispatcher_calls) {
-      if (!torch_namespace(build->second, call.op)) continue;
+      if (!registers_namespace(build->second, call.op)) continue;
       std::string name = call.qualified_name();
       const OperatorSchema* called = build->second.find(name);
       if (!called) {
@@ -47,12 +28,7 @@ void check(const ExtensionFacts& facts, const ExtensionLintContext& context, con
                                 context.build_torch.to_string(), call.function));
         continue;
       }
-      TorchVersion minimum = context.build_torch;
-      for (auto older = std::make_reverse_iterator(build); older != context.operator_schemas.rend(); ++older) {
-        const OperatorSchema* schema = older->second.find(name);
-        if (!schema || schema->text != called->text) break;
-        minimum = older->first;
-      }
+      TorchVersion minimum = schema_holds_since(context.operator_schemas, context.build_torch, name);
       TorchVersion target = unit_target(unit).value_or(context.build_torch).minor_release();
       if (target < minimum) {
         const OperatorSchema* at_target = nullptr;
@@ -65,16 +41,12 @@ void check(const ExtensionFacts& facts, const ExtensionLintContext& context, con
                                 name, minimum.to_string(), target.to_string(),
                                 at_target ? "'" + at_target->text + "'" : "not registered"));
       }
-      for (auto newer = std::next(build); newer != context.operator_schemas.end(); ++newer) {
-        const OperatorSchema* schema = newer->second.find(name);
-        if (schema && schema->text == called->text) continue;
-        if (adapted(newer->second, call.op, context.build_torch)) continue;
-        sink.report(rule, call.where,
-                    fmt::format("operator '{}' breaks on torch {}: there it is {}, and no schema adapter covers "
-                                "callers built with {}",
-                                name, newer->first.to_string(), schema_or_absent(newer->second, name),
-                                context.build_torch.to_string()));
-        break;
+      if (auto broken = first_operator_break(context.operator_schemas, context.build_torch, name)) {
+        sink.report(
+            rule, call.where,
+            fmt::format("operator '{}' breaks on torch {}: there it is {}, and no schema adapter covers "
+                        "callers built with {}",
+                        name, broken->release.to_string(), broken->describe(), context.build_torch.to_string()));
       }
     }
   }
