@@ -77,7 +77,10 @@ class SparseImage {
 // classify_read_only_string).
 class NotedStrings {
  public:
-  explicit NotedStrings(std::uint64_t max_bytes) : max_bytes_(max_bytes) {}
+  NotedStrings(std::uint64_t object_size, const ElfStreamLimits& limits)
+      : object_size_(object_size),
+        max_bytes_(limits.max_string_hit_bytes),
+        max_run_bytes_(limits.max_string_run_bytes) {}
 
   // An occurrence of "torch" at data[match] that may be a shim-shaped string or the target marker,
   // with the bytes around it that scan_read_only_string_at looks at. data holds at least kLookAhead
@@ -106,10 +109,73 @@ class NotedStrings {
   // on that NUL is the run, or where the section starts inside the run, the run's part in the
   // section; scan_read_only_strings can take it only if it is at most kLongestReadOnlyString bytes,
   // so a run keeps its last kLongestReadOnlyString bytes and its length up to kLongRun.
+  // Runs are not noted where device code was found (note_device_code), nor after the runs' bound was
+  // reached: a section there is answered from its bytes after another pass (answers).
   void note_runs(std::string_view chunk, std::uint64_t chunk_offset) {
+    while (!chunk.empty() && !runs_full_) {
+      const ByteRange* skip = skipped_.empty() ? nullptr : &skipped_.back();
+      if (!skip || chunk_offset >= skip->end) {
+        note_runs_in(chunk, chunk_offset);
+        return;
+      }
+      std::uint64_t until = chunk_offset < skip->begin ? skip->begin : skip->end;
+      std::size_t length = std::min<std::uint64_t>(until - chunk_offset, chunk.size());
+      if (chunk_offset < skip->begin) note_runs_in(chunk.substr(0, length), chunk_offset);
+      chunk.remove_prefix(length);
+      chunk_offset += length;
+      if (chunk_offset == skip->end) {
+        // A run open here began in the skipped bytes: any section that judges it starts here or later
+        // (answers), so it is only ever taken cut at that section's start; its earlier bytes are never read.
+        open_length_ = kLongRun;
+        open_preceded_ = false;
+        open_tail_.assign(kLongestReadOnlyString, '\0');
+      }
+    }
+  }
+
+  // Looks for nvcc's fat binary containers (what .nv_fatbin holds, most of a CUDA object) starting in
+  // data[.., limit), data holding at least their 16-byte header after limit unless the object ends:
+  // the runs inside them are not noted. Which section they lie in is known only at the end; should a
+  // section that is judged reach into one, it is read again (answers).
+  void note_device_code(std::string_view data, std::uint64_t data_offset, std::size_t limit) {
+    constexpr std::string_view kFatbinMagic("\x50\xed\x55\xba", 4);
+    constexpr std::size_t kHeader = 16;
+    std::size_t at = device_search_at_ > data_offset ? device_search_at_ - data_offset : 0;
+    while (at < limit) {
+      std::size_t found = data.find(kFatbinMagic, at);
+      if (found == std::string_view::npos || found >= limit) break;
+      at = found + 1;
+      if (data.size() - found < kHeader) continue;
+      std::uint16_t header_size = 0;
+      std::uint64_t size = 0;
+      std::memcpy(&header_size, data.data() + found + 6, sizeof(header_size));
+      std::memcpy(&size, data.data() + found + 8, sizeof(size));
+      std::uint64_t begin = data_offset + found;
+      if (header_size < kHeader || size < kLeastDeviceCode || header_size > object_size_ - begin ||
+          size > object_size_ - begin - header_size)
+        continue;
+      skipped_.push_back({begin, begin + header_size + size});
+      device_search_at_ = skipped_.back().end;
+      return;
+    }
+    device_search_at_ = std::max(device_search_at_, data_offset + limit);
+  }
+  // Where the search for device code goes on.
+  std::uint64_t device_search_at() const { return device_search_at_; }
+
+  // Whether the section at [offset, offset + size) can be judged from what was noted: it reaches
+  // into no skipped bytes.
+  bool answers(std::uint64_t offset, std::uint64_t size) const {
+    return std::none_of(skipped_.begin(), skipped_.end(),
+                        [&](ByteRange skip) { return size > 0 && offset < skip.end && skip.begin < offset + size; });
+  }
+
+ private:
+  void note_runs_in(std::string_view chunk, std::uint64_t chunk_offset) {
     if (chunk.empty()) return;
     std::size_t at = 0;
     while (const void* found = std::memchr(chunk.data() + at, 0, chunk.size() - at)) {
+      if (runs_full_) return;
       std::size_t nul = static_cast<const char*>(found) - chunk.data();
       std::size_t floor = nul - std::min<std::size_t>(nul, kLongRun);
       std::size_t begin = nul;
@@ -139,7 +205,8 @@ class NotedStrings {
     if (open_tail_.size() > kLongestReadOnlyString) open_tail_.erase(0, open_tail_.size() - kLongestReadOnlyString);
   }
 
-  // What scan_read_only_strings would find in the section at [offset, offset + size).
+ public:
+  // What scan_read_only_strings would find in the section at [offset, offset + size), which answers.
   void judge_section(std::uint64_t offset, std::uint64_t size, ReadOnlyStrings& found) const {
     std::uint64_t section_end = offset + size;
     auto hit = std::lower_bound(torch_hits_.begin(), torch_hits_.end(), offset,
@@ -171,10 +238,19 @@ class NotedStrings {
   // A run of this length or more is only ever taken cut at a section's start.
   static constexpr std::size_t kLongRun = kLongestReadOnlyString + 1;
 
+  // A fat binary container smaller than this is noted as any other bytes.
+  static constexpr std::uint64_t kLeastDeviceCode = std::uint64_t{64} << 10;
+
   // A run ending at object offset nul, of length (kLongRun: that or more), whose last bytes are
   // head followed by rest.
   void note_run(std::uint64_t nul, std::size_t length, bool preceded, std::string_view head, std::string_view rest) {
     std::size_t keep = std::min(length, kLongestReadOnlyString);
+    if (bytes_ + keep + sizeof(Run) > max_run_bytes_) {
+      // The runs' bound: from this NUL on, sections are read again rather than judged from notes.
+      runs_full_ = true;
+      skipped_.push_back({nul, object_size_});
+      return;
+    }
     if (rest.size() >= keep) {
       tails_.append(rest.substr(rest.size() - keep));
     } else {
@@ -198,10 +274,10 @@ class NotedStrings {
     std::string bytes;
   };
   struct Run {
-    std::uint64_t nul;      // the offset of the NUL that ends it
-    std::uint64_t tail_end; // where its last bytes end in tails_
-    std::uint16_t length;   // up to kLongRun
-    bool preceded;          // a NUL, or the object's start, precedes it
+    std::uint64_t nul;       // the offset of the NUL that ends it
+    std::uint64_t tail_end;  // where its last bytes end in tails_
+    std::uint16_t length;    // up to kLongRun
+    bool preceded;           // a NUL, or the object's start, precedes it
   };
   std::vector<TorchHit> torch_hits_;  // in offset order, as the stream delivered them
   std::vector<Run> runs_;             // the same
@@ -211,8 +287,13 @@ class NotedStrings {
   std::size_t open_length_ = 0;
   bool open_preceded_ = true;
   std::string open_tail_;
+  std::vector<ByteRange> skipped_;  // where runs were not noted, in offset order
+  std::uint64_t device_search_at_ = 0;
+  bool runs_full_ = false;
   std::uint64_t bytes_ = 0;
+  std::uint64_t object_size_;
   std::uint64_t max_bytes_;
+  std::uint64_t max_run_bytes_;
 };
 
 template <typename T>
@@ -328,11 +409,12 @@ std::uint64_t read_pass(EntryStream& stream, SparseImage& image, std::vector<Byt
       planned = true;
     }
     if (!hits) continue;
-    hits->note_runs(std::string_view(buffer.data() + carry, got), position - got);
     std::string_view data(buffer.data(), carry + got);
     std::uint64_t data_offset = position - data.size();
     bool at_end = position == size;
     std::size_t limit = at_end ? data.size() : data.size() - std::min(data.size(), kLookAhead);
+    hits->note_device_code(data, data_offset, limit);
+    hits->note_runs(data.substr(carry), position - got);
     std::size_t match = next_match - data_offset;
     while ((match = data.find("torch", match)) != std::string_view::npos && match < limit) {
       hits->note_torch(data, data_offset, match);
@@ -344,6 +426,7 @@ std::uint64_t read_pass(EntryStream& stream, SparseImage& image, std::vector<Byt
     next_match = data_offset + std::max<std::size_t>(resume, next_match - data_offset);
     std::size_t keep_from = std::min<std::size_t>(next_match - data_offset, data.size());
     keep_from -= std::min(keep_from, kLookBehind);
+    keep_from = std::min<std::uint64_t>(keep_from, hits->device_search_at() - data_offset);
     carry = data.size() - keep_from;
     std::memmove(buffer.data(), buffer.data() + keep_from, carry);
   }
@@ -359,7 +442,7 @@ BinaryImports read_elf_imports_streamed(EntryStream& stream, const ElfStreamLimi
     return read_elf_imports(whole);
   }
   SparseImage image(size);
-  NotedStrings hits(limits.max_string_hit_bytes);
+  NotedStrings hits(size, limits);
   std::vector<ByteRange> wanted{{0, std::min(size, kHeaderWindow)}};
   std::vector<ByteRange> kept;
   auto plan = [&](std::uint64_t header_bytes) {
@@ -387,10 +470,35 @@ BinaryImports read_elf_imports_streamed(EntryStream& stream, const ElfStreamLimi
     wanted = missing;
     reached = read_pass(stream, image, wanted, stop_at, nullptr, {});
   }
-  return read_elf_imports(image.bytes(), [&](std::uint64_t offset, std::uint64_t length,
-                                             ReadOnlyStrings& found) {
-    hits.judge_section(offset, length, found);
-  });
+  // Read-only data is judged from the notes; a section that reaches where runs were not noted is
+  // read from its bytes, which a last pass copies (only device code seen where such a section lies,
+  // or an object past the runs' bound, costs it).
+  std::vector<ByteRange> unanswered;
+  auto scan = [&](std::uint64_t offset, std::uint64_t length, ReadOnlyStrings& found) {
+    if (hits.answers(offset, length)) {
+      hits.judge_section(offset, length, found);
+    } else if (covered(kept, {offset, offset + length})) {
+      scan_read_only_strings(std::string_view(image.bytes().data() + offset, length), found);
+    } else {
+      unanswered.push_back({offset, offset + length});
+    }
+  };
+  BinaryImports imports = read_elf_imports(image.bytes(), scan);
+  if (unanswered.empty()) return imports;
+  std::uint64_t stop_at = 0;
+  std::uint64_t unanswered_bytes = 0;
+  for (ByteRange range : unanswered) {
+    stop_at = std::max(stop_at, range.end);
+    unanswered_bytes += range.end - range.begin;
+  }
+  if (unanswered_bytes > limits.max_kept_bytes) {
+    throw ElfReadError(fmt::format("the read-only data to read again takes {} bytes, more than the {} read",
+                                   unanswered_bytes, limits.max_kept_bytes));
+  }
+  read_pass(stream, image, unanswered, stop_at, nullptr, {});
+  for (ByteRange range : unanswered) kept.push_back(range);
+  unanswered.clear();
+  return read_elf_imports(image.bytes(), scan);
 }
 
 }  // namespace abicheck

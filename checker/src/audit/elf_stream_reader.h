@@ -19,8 +19,13 @@ struct ElfStreamLimits {
   // Everything the reader needs at once: section headers, .dynsym, .dynstr, version tables, .dynamic,
   // section names. An object that needs more is refused rather than held.
   std::uint64_t max_kept_bytes = 512ULL << 20;
-  // The bytes around every "torch" occurrence that may be a shim-shaped string or the target marker.
+  // What is noted of the strings going by: the bytes around every "torch" occurrence that may be a
+  // shim-shaped string or the target marker, and every run of string bytes that ends on a NUL
+  // (operator names and identifiers). An object past it is refused.
   std::uint64_t max_string_hit_bytes = 64ULL << 20;
+  // The part of it the runs may take. Past it, runs are no longer noted: the read-only data sections
+  // that lie there are read again, in a last pass, and scanned from their bytes.
+  std::uint64_t max_string_run_bytes = 32ULL << 20;
 };
 
 // Reads an ELF object that arrives as a stream (a wheel's entry) without holding it (unless it is

@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <zip.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -20,6 +21,7 @@ namespace abicheck {
 namespace {
 
 namespace fs = std::filesystem;
+using namespace std::string_literals;
 
 std::string read_file(const fs::path& path) {
   std::ifstream stream(path, std::ios::binary);
@@ -51,6 +53,8 @@ void expect_same(const Outcome& streamed, const Outcome& whole, const std::strin
   EXPECT_EQ(a.needed, b.needed) << what;
   EXPECT_TRUE(a.undefined == b.undefined) << what;
   EXPECT_EQ(a.symbol_like_strings, b.symbol_like_strings) << what;
+  EXPECT_EQ(a.operator_like_strings, b.operator_like_strings) << what;
+  EXPECT_EQ(a.identifier_strings, b.identifier_strings) << what;
   EXPECT_EQ(a.target_marker, b.target_marker) << what;
   EXPECT_EQ(a.has_symtab, b.has_symtab) << what;
 }
@@ -155,6 +159,69 @@ TEST_F(ElfStream, OnePassWhenTheTablesLieInTheEarlySegmentAndMoreWhenTheyDoNot) 
   Outcome outcome = outcome_of([&] { return read_elf_imports_streamed(two_passes, no_early); });
   EXPECT_EQ(two_passes.passes, 2);
   expect_same(outcome, whole_image(far_dynamic_), "no early segment");
+}
+
+// Read-only sections laid side by side (assembler sections of alignment 1, in the order written):
+// strings cut by a section's start, runs past the longest string taken, and a fat binary header
+// in a section that is read (its bytes are read again); every chunking of the stream, and a bound
+// on noted runs that leaves the later sections to a last pass.
+TEST_F(ElfStream, ReadOnlyStringsAtSectionEdgesMatchTheWholeImageReader) {
+  std::string fatbin("\x50\xed\x55\xba\x01\x00\x10\x00", 8);
+  // Larger than the first 64 KB and the 64 KB before the section headers, which are kept whole.
+  std::uint64_t fatbin_size = std::uint64_t{192} << 10;
+  fatbin.append(reinterpret_cast<const char*>(&fatbin_size), sizeof(fatbin_size));
+  fatbin += "\0inside_fake_fatbin"s + std::string(fatbin_size - 19, '\0');
+  std::vector<std::pair<std::string, std::string>> sections{
+      {".ro_a", "\0head_"s},  // ends without a NUL: the next section's first string is cut from it
+      {".ro_b", "split_ident\0-notme\0aten::transpose\0int\0"s + std::string(300, 'a') + "\0"s + std::string(70, 'b') +
+                    "\0ns::"s + std::string(200, 'o') + "\0"s},
+      {".ro_c", std::string(280, 'q')},
+      {".ro_d", "qqqq_tail\0"s},  // a run of 289 bytes, taken cut at the section's start
+      {".ro_e", "x-"s},
+      {".ro_f", "fresh_start\0"s + fatbin + "after_fatbin\0"s}};
+  std::string source = "__asm__(\n";
+  for (const auto& [name, bytes] : sections) {
+    source += "\".section " + name + ",\\\"a\\\",@progbits\\n.byte ";
+    for (std::size_t i = 0; i < bytes.size(); ++i)
+      source += (i ? "," : "") + std::to_string(static_cast<unsigned char>(bytes[i]));
+    source += "\\n\"\n";
+  }
+  source += "\".text\\n\");\nint use(void) { return 0; }\n";
+  std::ofstream(scratch_ / "edges.c") << source;
+  ProcessResult result = run_process(
+      {.argv = {"cc", "-shared", "-fPIC", (scratch_ / "edges.c").string(), "-o", (scratch_ / "edges.so").string()},
+       .timeout = std::chrono::minutes(2)});
+  ASSERT_TRUE(result.succeeded()) << result.output;
+  std::string bytes = read_file(scratch_ / "edges.so");
+  ASSERT_NE(bytes.find("\0head_split_ident\0"s), std::string::npos) << "sections not side by side";
+  ASSERT_NE(bytes.find(std::string(284, 'q') + "_tail"), std::string::npos);
+  ASSERT_NE(bytes.find("x-fresh_start"), std::string::npos);
+
+  Outcome whole = whole_image(bytes);
+  ASSERT_TRUE(whole.imports) << whole.error;
+  const std::vector<std::string>& identifiers = whole.imports->identifier_strings;
+  auto has = [&](const std::string& text) {
+    return std::find(identifiers.begin(), identifiers.end(), text) != identifiers.end();
+  };
+  for (const char* taken : {"split_ident", "int", "qqqq_tail", "fresh_start", "inside_fake_fatbin", "after_fatbin"})
+    EXPECT_TRUE(has(taken)) << taken;
+  for (const char* left : {"head_", "head_split_ident", "notme"}) EXPECT_FALSE(has(left)) << left;
+  EXPECT_EQ(whole.imports->operator_like_strings,
+            (std::vector<std::string>{"aten::transpose", "ns::" + std::string(200, 'o')}));
+
+  for (std::size_t chunk : {std::size_t{1}, std::size_t{7}, std::size_t{61}, std::size_t{4099}, std::size_t{1} << 20}) {
+    expect_same(streamed(bytes, chunk), whole, "in chunks of " + std::to_string(chunk));
+    for (std::uint64_t run_bytes : {std::uint64_t{0}, std::uint64_t{2000}}) {
+      ElfStreamLimits few_runs = always_streamed();
+      few_runs.max_string_run_bytes = run_bytes;
+      expect_same(streamed(bytes, chunk, few_runs), whole,
+                  "in chunks of " + std::to_string(chunk) + " with " + std::to_string(run_bytes) + " bytes of runs");
+    }
+  }
+  // The fake fat binary lies in a section that is read: one more pass reads it again.
+  CountingStream passes(std::span<const char>(bytes.data(), bytes.size()));
+  read_elf_imports_streamed(passes, always_streamed());
+  EXPECT_EQ(passes.passes, 2);
 }
 
 TEST_F(ElfStream, RefusesToKeepMoreThanItsBound) {
