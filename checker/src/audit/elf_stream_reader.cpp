@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -113,8 +114,11 @@ class NotedStrings {
   // reached: a section there is answered from its bytes after another pass (answers).
   void note_runs(std::string_view chunk, std::uint64_t chunk_offset) {
     while (!chunk.empty() && !runs_full_) {
-      const ByteRange* skip = skipped_.empty() ? nullptr : &skipped_.back();
-      if (!skip || chunk_offset >= skip->end) {
+      const ByteRange* skip = nullptr;  // the first skipped range not yet behind
+      for (const ByteRange& range : skipped_) {
+        if (range.end > chunk_offset && (!skip || range.begin < skip->begin)) skip = &range;
+      }
+      if (!skip) {
         note_runs_in(chunk, chunk_offset);
         return;
       }
@@ -131,6 +135,12 @@ class NotedStrings {
         open_tail_.assign(kLongestReadOnlyString, '\0');
       }
     }
+  }
+
+  // Bytes known from the program headers to be code (an executable PT_LOAD that does not start the
+  // object): runs there are not noted either.
+  void skip_code(ByteRange code) {
+    if (code.end > code.begin) skipped_.push_back(code);
   }
 
   // Looks for nvcc's fat binary containers (what .nv_fatbin holds, most of a CUDA object) starting in
@@ -258,7 +268,7 @@ class NotedStrings {
       tails_.append(rest);
     }
     count(keep + sizeof(Run));
-    runs_.push_back({nul, tails_.size(), static_cast<std::uint16_t>(length), preceded});
+    runs_.push_back({nul, static_cast<std::uint32_t>(tails_.size()), static_cast<std::uint16_t>(length), preceded});
   }
 
   void count(std::uint64_t bytes) {
@@ -275,7 +285,7 @@ class NotedStrings {
   };
   struct Run {
     std::uint64_t nul;       // the offset of the NUL that ends it
-    std::uint64_t tail_end;  // where its last bytes end in tails_
+    std::uint32_t tail_end;  // where its last bytes end in tails_ (under max_run_bytes_)
     std::uint16_t length;    // up to kLongRun
     bool preceded;           // a NUL, or the object's start, precedes it
   };
@@ -287,7 +297,7 @@ class NotedStrings {
   std::size_t open_length_ = 0;
   bool open_preceded_ = true;
   std::string open_tail_;
-  std::vector<ByteRange> skipped_;  // where runs were not noted, in offset order
+  std::vector<ByteRange> skipped_;  // where runs were not noted
   std::uint64_t device_search_at_ = 0;
   bool runs_full_ = false;
   std::uint64_t bytes_ = 0;
@@ -308,9 +318,10 @@ bool is_elf64_little_endian(std::span<const char> image) {
          image[EI_DATA] == ELFDATA2LSB;
 }
 
-// What the first pass keeps beyond the header window, decided from the ELF and program headers.
+// What the first pass keeps beyond the header window, decided from the ELF and program headers; and
+// the code segments (executable PT_LOADs but one that starts the object) into code.
 std::vector<ByteRange> first_pass_ranges(std::span<const char> image, std::uint64_t header_bytes,
-                                         const ElfStreamLimits& limits) {
+                                         const ElfStreamLimits& limits, std::vector<ByteRange>& code) {
   std::vector<ByteRange> ranges;
   if (header_bytes < sizeof(Elf64_Ehdr) || !is_elf64_little_endian(image)) return ranges;
   auto header = read_struct<Elf64_Ehdr>(image, 0);
@@ -322,6 +333,8 @@ std::vector<ByteRange> first_pass_ranges(std::span<const char> image, std::uint6
     for (std::uint64_t at = program_headers.begin; at < program_headers.end; at += sizeof(Elf64_Phdr)) {
       auto segment = read_struct<Elf64_Phdr>(image, at);
       if (segment.p_type == PT_DYNAMIC) ranges.push_back(range_within(segment.p_offset, segment.p_filesz, size));
+      if (segment.p_type == PT_LOAD && (segment.p_flags & PF_X) && segment.p_offset > 0)
+        code.push_back(range_within(segment.p_offset, segment.p_filesz, size));
       if (segment.p_type == PT_LOAD && !early_segment_seen) {
         early_segment_seen = true;
         if (segment.p_offset == 0 && !(segment.p_flags & PF_X)) {
@@ -446,7 +459,9 @@ BinaryImports read_elf_imports_streamed(EntryStream& stream, const ElfStreamLimi
   std::vector<ByteRange> wanted{{0, std::min(size, kHeaderWindow)}};
   std::vector<ByteRange> kept;
   auto plan = [&](std::uint64_t header_bytes) {
-    for (ByteRange range : first_pass_ranges(image.bytes(), header_bytes, limits)) wanted.push_back(range);
+    std::vector<ByteRange> code;
+    for (ByteRange range : first_pass_ranges(image.bytes(), header_bytes, limits, code)) wanted.push_back(range);
+    for (ByteRange range : code) hits.skip_code(range);
   };
   // The first pass reads to the end: read-only data may lie anywhere, and only the whole entry
   // proves its declared size (and CRC).
