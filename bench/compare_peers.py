@@ -61,11 +61,17 @@ def timed(argv, repeat):
     return result, (best_cpu, best_wall)
 
 
-def prepare(cache: pathlib.Path):
+def prepare_peers(cache: pathlib.Path):
+    """The venv holding the peers (bench_wheel_audit.sh uses it too)."""
     venv = cache / "peers"
     if not (venv / "bin" / "torch-abi-audit").exists():
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         subprocess.run([str(venv / "bin" / "pip"), "install", "-q", *PEERS], check=True)
+    return venv
+
+
+def prepare(cache: pathlib.Path):
+    venv = prepare_peers(cache)
     wheels = cache / "wheels"
     wheels.mkdir(parents=True, exist_ok=True)
     for requirement in WHEELS:

@@ -18,6 +18,7 @@ clang="$(command -v clang++-14 || command -v clang++ || true)"
 [[ -n "$clang" ]] || { echo "run_fuzzers: clang++-14 not found (bash ci/setup.sh installs it)" >&2; exit 2; }
 mkdir -p "$out"
 sources=("$root/checker/src/audit/elf_reader.cpp" "$root/checker/src/audit/wheel_reader.cpp"
+         "$root/checker/src/audit/elf_stream_reader.cpp" "$root/checker/src/audit/entry_stream.cpp"
          "$root/checker/src/audit/binary_imports.cpp" "$root/checker/src/audit/object_file_reader.cpp"
          "$root/checker/src/audit/recorded_toolkit.cpp" "$root/checker/src/core/device_library.cpp"
          "$root/checker/src/core/torch_version.cpp")

@@ -11,9 +11,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   limits.max_total_bytes = 256ULL << 20;
   try {
     auto reader = abicheck::WheelReader::open_memory({reinterpret_cast<const char*>(data), size}, limits);
-    reader.for_each_binary_entry([](const std::string&, std::span<char> bytes) {
+    reader.for_each_binary_entry([](const std::string&, abicheck::EntryStream& entry) {
       try {
-        abicheck::read_binary_imports(bytes);
+        abicheck::read_binary_imports(entry);
       } catch (const abicheck::BinaryReadError&) {
       }
     });

@@ -227,10 +227,11 @@ class Auditor {
         wheel.declared_target =
             DeclaredTarget{*metadata.torch_lower_bound, fmt::format("Requires-Dist: {}", metadata.torch_requirement)};
       }
-      reader.for_each_binary_entry([&](const std::string& name, std::span<char> bytes) {
+      reader.for_each_binary_entry([&](const std::string& name, EntryStream& entry) {
         std::string path = fmt::format("{}!{}", file.string(), name);
         try {
-          for (ObjectAudit& object : audit_binary_image(bytes, path, catalog_, options_, metadata.abi3)) {
+          for (ObjectAudit& object :
+               audit_binary_objects(read_binary_imports(entry), path, catalog_, options_, metadata.abi3)) {
             object.wheel = file.string();
             if (!options_.target) declare(object.declared_target, wheel.declared_target);
             if (object.device.uses_device()) object.device.recorded = metadata.recorded_toolkit;
@@ -373,7 +374,11 @@ ObjectAudit audit_imports(const BinaryImports& imports, std::string path, const 
 
 std::vector<ObjectAudit> audit_binary_image(std::span<char> image, const std::string& path, const ShimCatalog& catalog,
                                             const AuditOptions& options, bool abi3) {
-  std::vector<BinaryImports> objects = read_binary_imports(image);
+  return audit_binary_objects(read_binary_imports(image), path, catalog, options, abi3);
+}
+
+std::vector<ObjectAudit> audit_binary_objects(const std::vector<BinaryImports>& objects, const std::string& path,
+                                              const ShimCatalog& catalog, const AuditOptions& options, bool abi3) {
   std::vector<ObjectAudit> audits;
   for (const auto& imports : objects) {
     std::string object_path = imports.slice.empty() ? path : fmt::format("{}[{}]", path, imports.slice);

@@ -170,10 +170,12 @@ AuditReport audit_paths(const std::vector<std::filesystem::path>& inputs, const 
 // `check` and the release gate share.
 ReleaseLoad assess_release_load(const ObjectAudit& object, const StoredRelease& release);
 
-// The audit of one image (a file mapped, or a wheel entry inflated), whatever its format: one
-// ObjectAudit per object in it (a universal Mach-O holds one per architecture). Exposed for tests and
-// the fuzzer. Throws BinaryReadError.
+// The audit of the objects read from one image (a file mapped) or stream (a wheel's entry), whatever
+// its format: one ObjectAudit per object in it (a universal Mach-O holds one per architecture).
+// Exposed for tests and the fuzzer. Throws BinaryReadError.
 std::vector<ObjectAudit> audit_binary_image(std::span<char> image, const std::string& path, const ShimCatalog& catalog,
                                             const AuditOptions& options, bool abi3);
+std::vector<ObjectAudit> audit_binary_objects(const std::vector<BinaryImports>& objects, const std::string& path,
+                                              const ShimCatalog& catalog, const AuditOptions& options, bool abi3);
 
 }  // namespace abicheck

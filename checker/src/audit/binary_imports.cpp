@@ -1,17 +1,22 @@
 #include "audit/binary_imports.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "audit/elf_reader.h"
+#include "audit/elf_stream_reader.h"
+#include "audit/entry_stream.h"
 #include "audit/object_file_reader.h"
 
 namespace abicheck {
-namespace {
-
 bool is_identifier_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
+
+bool is_read_only_string_char(char c) { return is_identifier_char(c) || c == ':' || c == '.'; }
+
+namespace {
 
 std::uint32_t big_endian_word(std::span<const char> bytes, std::size_t at) {
   std::uint32_t value = 0;
@@ -71,6 +76,21 @@ std::vector<BinaryImports> read_binary_imports(std::span<char> image) {
   return read_object_file_imports(image, *format);
 }
 
+std::vector<BinaryImports> read_binary_imports(EntryStream& stream) {
+  std::array<char, 8> head{};
+  stream.rewind();
+  std::size_t got = 0;
+  while (got < head.size()) {
+    std::size_t more = stream.read(std::span<char>(head).subspan(got));
+    if (more == 0) break;
+    got += more;
+  }
+  std::optional<BinaryFormat> format = binary_format_of(std::span<const char>(head.data(), got));
+  if (!format || *format == BinaryFormat::Elf) return {read_elf_imports_streamed(stream)};
+  std::vector<char> image = read_whole_entry(stream);
+  return read_object_file_imports(image, *format);
+}
+
 namespace {
 
 bool is_identifier(std::string_view text) {
@@ -88,54 +108,53 @@ bool is_operator_name(std::string_view text) {
   return is_identifier(rest.substr(0, dot)) && is_identifier(rest.substr(dot + 1));
 }
 
-// The shim names handed to dlsym and the target marker.
-void scan_torch_strings(std::string_view data, ReadOnlyStrings& found) {
-  constexpr std::string_view kTorch = "torch";
+}  // namespace
+
+std::size_t scan_read_only_string_at(std::string_view data, std::size_t match, ReadOnlyStrings& found) {
   constexpr std::string_view kAotiPrefix = "aoti_";
-  std::size_t position = 0;
-  while ((position = data.find(kTorch, position)) != std::string_view::npos) {
-    std::size_t match = position;
-    position += kTorch.size();
-    std::string_view rest = data.substr(match);
-    if (rest.starts_with(kTargetMarkerPrefix)) {
-      std::string_view value = rest.substr(kTargetMarkerPrefix.size());
-      value = value.substr(0, std::min(value.find('\0'), std::size_t{64}));
-      if (!found.target_marker) found.target_marker = std::string(value);
-      continue;
-    }
-    if (!rest.starts_with("torch_")) continue;
-    std::size_t start = match;
-    if (start >= kAotiPrefix.size() && data.substr(start - kAotiPrefix.size(), kAotiPrefix.size()) == kAotiPrefix) {
-      start -= kAotiPrefix.size();
-    }
-    if (start > 0 && data[start - 1] != '\0') continue;
-    std::size_t end = match;
-    while (end < data.size() && end - start < 256 && is_identifier_char(data[end])) ++end;
-    if (end >= data.size() || data[end] != '\0') continue;
-    found.shim_names.emplace(data.substr(start, end - start));
-    position = end;
+  std::size_t next = match + std::string_view("torch").size();
+  std::string_view rest = data.substr(match);
+  if (rest.starts_with(kTargetMarkerPrefix)) {
+    std::string_view value = rest.substr(kTargetMarkerPrefix.size());
+    value = value.substr(0, std::min(value.find('\0'), std::size_t{64}));
+    if (!found.target_marker) found.target_marker = std::string(value);
+    return next;
+  }
+  if (!rest.starts_with("torch_")) return next;
+  std::size_t start = match;
+  if (start >= kAotiPrefix.size() && data.substr(start - kAotiPrefix.size(), kAotiPrefix.size()) == kAotiPrefix) {
+    start -= kAotiPrefix.size();
+  }
+  if (start > 0 && data[start - 1] != '\0') return next;
+  std::size_t end = match;
+  while (end < data.size() && end - start < 256 && is_identifier_char(data[end])) ++end;
+  if (end >= data.size() || data[end] != '\0') return next;
+  found.shim_names.emplace(data.substr(start, end - start));
+  return end;
+}
+
+void classify_read_only_string(std::string_view text, ReadOnlyStrings& found) {
+  constexpr std::size_t kLongestIdentifier = 64;
+  if (text.size() <= kLongestIdentifier && is_identifier(text)) {
+    found.identifiers.emplace(text);
+  } else if (text.size() <= kLongestReadOnlyString && is_operator_name(text)) {
+    found.operator_names.emplace(text);
   }
 }
 
-}  // namespace
-
 void scan_read_only_strings(std::string_view data, ReadOnlyStrings& found) {
-  scan_torch_strings(data, found);
+  std::size_t position = 0;
+  while ((position = data.find("torch", position)) != std::string_view::npos) {
+    position = scan_read_only_string_at(data, position, found);
+  }
   // Every NUL-terminated string: an operator's name and its overload are two string literals
   // (aoti_torch_call_dispatcher("aten::transpose", "int", ...)), which the linker may place anywhere.
-  constexpr std::size_t kLongestIdentifier = 64;
-  constexpr std::size_t kLongestOperatorName = 256;
   std::size_t start = 0;
   while (start < data.size()) {
     std::size_t end = data.find('\0', start);
     if (end == std::string_view::npos) break;  // not terminated inside the section: not a C string
-    std::string_view text = data.substr(start, end - start);
+    classify_read_only_string(data.substr(start, end - start), found);
     start = end + 1;
-    if (text.size() <= kLongestIdentifier && is_identifier(text)) {
-      found.identifiers.emplace(text);
-    } else if (text.size() <= kLongestOperatorName && is_operator_name(text)) {
-      found.operator_names.emplace(text);
-    }
   }
 }
 

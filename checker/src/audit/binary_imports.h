@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <set>
 #include <span>
@@ -9,6 +10,8 @@
 #include <vector>
 
 namespace abicheck {
+
+class EntryStream;
 
 // The object formats the audit reads: Linux's ELF (libelf, elf_reader.h), macOS's Mach-O (thin or
 // universal) and Windows's PE/COFF (LLVM's Object library, object_file_reader.h).
@@ -69,6 +72,10 @@ std::optional<BinaryFormat> binary_format_of(std::span<const char> head);
 // stay mapped while the call runs; nothing is kept pointing into it afterwards.
 std::vector<BinaryImports> read_binary_imports(std::span<char> image);
 
+// The same for an object read as a stream (a wheel's entry): ELF objects are streamed
+// (elf_stream_reader.h), Mach-O and PE objects are read whole.
+std::vector<BinaryImports> read_binary_imports(EntryStream& stream);
+
 // What the readers collect from an object's read-only data sections, before it goes into BinaryImports.
 struct ReadOnlyStrings {
   std::set<std::string> shim_names;      // "aoti_torch_..." and "torch_..." (shim names handed to dlsym)
@@ -80,7 +87,26 @@ struct ReadOnlyStrings {
 };
 
 // Finds, in one read-only data section, the C strings shaped like shim names, operator names or
-// identifiers, and the target marker; every reader uses it.
+// identifiers, and the target marker; every reader uses it. It is the two rules below: the one for
+// each occurrence of "torch", and the one for each NUL-terminated string (the section's first
+// string starts at the section's first byte; bytes after the last NUL are no string).
 void scan_read_only_strings(std::string_view data, ReadOnlyStrings& found);
+
+// The rule for one occurrence of "torch" at data[match] (shim names and the target marker), `data`
+// being the section (or a window of it that ends at the section's end or 300 bytes past the match).
+// Returns where the search for the next occurrence may go on.
+std::size_t scan_read_only_string_at(std::string_view data, std::size_t match, ReadOnlyStrings& found);
+
+// The rule for one NUL-terminated string (text without its NUL): an identifier of at most 64
+// characters goes to identifiers, an operator name of at most kLongestReadOnlyString to operator_names.
+void classify_read_only_string(std::string_view text, ReadOnlyStrings& found);
+
+// No string longer than this is ever taken by classify_read_only_string, and every string it takes
+// is made only of bytes for which is_read_only_string_char holds ([A-Za-z0-9_:.]).
+inline constexpr std::size_t kLongestReadOnlyString = 256;
+bool is_read_only_string_char(char c);
+
+// [A-Za-z0-9_]
+bool is_identifier_char(char c);
 
 }  // namespace abicheck

@@ -60,7 +60,7 @@ bool looks_like_elf(std::span<const char> head) {
   return head.size() >= SELFMAG && std::memcmp(head.data(), ELFMAG, SELFMAG) == 0;
 }
 
-BinaryImports read_elf_imports(std::span<char> image) {
+BinaryImports read_elf_imports(std::span<char> image, const ReadOnlySectionScan& scan) {
   require_libelf();
   if (image.size() < EI_NIDENT) {
     if (looks_like_elf(image)) throw ElfReadError("truncated ELF: the file ends inside the ELF identification");
@@ -130,8 +130,12 @@ BinaryImports read_elf_imports(std::span<char> image) {
         if (!(section_header.sh_flags & SHF_ALLOC) || (section_header.sh_flags & (SHF_EXECINSTR | SHF_WRITE))) break;
         const char* name = elf_strptr(elf.get(), names_index, section_header.sh_name);
         if (name && is_device_code_section(name)) break;
-        std::string_view data(image.data() + section_header.sh_offset, section_header.sh_size);
-        scan_read_only_strings(data, strings);
+        if (scan) {
+          scan(section_header.sh_offset, section_header.sh_size, strings);
+        } else {
+          std::string_view data(image.data() + section_header.sh_offset, section_header.sh_size);
+          scan_read_only_strings(data, strings);
+        }
         break;
       }
       default: break;

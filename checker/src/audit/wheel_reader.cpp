@@ -157,35 +157,80 @@ void WheelReader::validate_entries() {
   }
 }
 
-std::vector<char> WheelReader::read_entry(std::uint64_t index, std::uint64_t max_bytes) {
-  zip_stat_t stat;
-  zip_stat_init(&stat);
-  zip_stat_index(archive_.get(), index, 0, &stat);
-  std::uint64_t wanted = std::min<std::uint64_t>(stat.size, max_bytes);
-  zip_file_t* file = zip_fopen_index(archive_.get(), index, 0);
-  if (!file) throw WheelReadError(fmt::format("entry '{}': {}", stat.name, zip_strerror(archive_.get())));
-  std::vector<char> bytes(wanted);
-  std::uint64_t done = 0;
-  while (done < wanted) {
-    zip_int64_t got = zip_fread(file, bytes.data() + done, wanted - done);
-    if (got <= 0) {
-      std::string problem = got < 0 ? zip_file_strerror(file) : "ends before its declared size";
-      zip_fclose(file);
-      throw WheelReadError(fmt::format("entry '{}' is corrupt: {}", stat.name, problem));
-    }
-    done += static_cast<std::uint64_t>(got);
+namespace {
+
+// One entry of the archive, inflated by libzip as it is read.
+class ZipEntryStream final : public EntryStream {
+ public:
+  ZipEntryStream(zip* archive, std::uint64_t index) : archive_(archive), index_(index) {
+    zip_stat_init(&stat_);
+    zip_stat_index(archive_, index_, 0, &stat_);
   }
-  if (wanted == stat.size) {
-    // Inflating past the declared size means the header lied: the classic bomb shape.
+  ~ZipEntryStream() override { close(); }
+  ZipEntryStream(const ZipEntryStream&) = delete;
+  ZipEntryStream& operator=(const ZipEntryStream&) = delete;
+
+  std::uint64_t size() const override { return stat_.size; }
+
+  void rewind() override {
+    close();
+    file_ = zip_fopen_index(archive_, index_, 0);
+    if (!file_) throw WheelReadError(fmt::format("entry '{}': {}", stat_.name, zip_strerror(archive_)));
+    position_ = 0;
+  }
+
+  std::size_t read(std::span<char> into) override {
+    if (!file_) rewind();
+    std::uint64_t wanted = std::min<std::uint64_t>(into.size(), stat_.size - position_);
+    if (wanted == 0) {
+      if (position_ == stat_.size) check_ends_here();
+      return 0;
+    }
+    zip_int64_t got = zip_fread(file_, into.data(), wanted);
+    if (got <= 0) fail(got < 0 ? zip_file_strerror(file_) : "ends before its declared size");
+    position_ += static_cast<std::uint64_t>(got);
+    if (position_ == stat_.size) check_ends_here();
+    return static_cast<std::size_t>(got);
+  }
+
+ private:
+  // Inflating past the declared size means the header lied: the classic bomb shape. Reaching the
+  // end is also where libzip checks the CRC.
+  void check_ends_here() {
+    if (checked_end_) return;
     char extra;
-    zip_int64_t more = zip_fread(file, &extra, 1);
-    if (more != 0) {
-      std::string problem = more < 0 ? zip_file_strerror(file) : "inflates past its declared size (zip bomb?)";
-      zip_fclose(file);
-      throw WheelReadError(fmt::format("entry '{}' is corrupt: {}", stat.name, problem));
-    }
+    zip_int64_t more = zip_fread(file_, &extra, 1);
+    if (more != 0) fail(more < 0 ? zip_file_strerror(file_) : "inflates past its declared size (zip bomb?)");
+    checked_end_ = true;
   }
-  zip_fclose(file);
+
+  [[noreturn]] void fail(const std::string& problem) {
+    throw WheelReadError(fmt::format("entry '{}' is corrupt: {}", stat_.name, problem));
+  }
+
+  void close() {
+    if (file_) zip_fclose(file_);
+    file_ = nullptr;
+    checked_end_ = false;
+  }
+
+  zip* archive_;
+  std::uint64_t index_;
+  zip_stat_t stat_;
+  zip_file_t* file_ = nullptr;
+  std::uint64_t position_ = 0;
+  bool checked_end_ = false;
+};
+
+}  // namespace
+
+std::vector<char> WheelReader::read_entry(std::uint64_t index, std::uint64_t max_bytes) {
+  ZipEntryStream entry(archive_.get(), index);
+  entry.rewind();
+  std::vector<char> bytes(std::min(entry.size(), max_bytes));
+  std::size_t done = 0;
+  while (done < bytes.size()) done += entry.read(std::span<char>(bytes).subspan(done));
+  if (bytes.size() == entry.size()) entry.read({});  // an empty entry too must end where it says
   return bytes;
 }
 
@@ -240,14 +285,14 @@ void WheelReader::apply_file_name_tags(const std::string& file_name) {
   }
 }
 
-void WheelReader::for_each_binary_entry(const std::function<void(const std::string&, std::span<char>)>& visit) {
+void WheelReader::for_each_binary_entry(const std::function<void(const std::string&, EntryStream&)>& visit) {
   zip_int64_t count = zip_get_num_entries(archive_.get(), 0);
   for (zip_int64_t index = 0; index < count; ++index) {
     std::string name = zip_get_name(archive_.get(), index, 0);
     if (name.ends_with('/')) continue;
     if (!binary_format_of(read_entry(index, 8))) continue;
-    std::vector<char> bytes = read_entry(index, limits_.max_entry_bytes);
-    visit(name, bytes);
+    ZipEntryStream entry(archive_.get(), index);
+    visit(name, entry);
   }
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "audit/entry_stream.h"
 #include "audit/recorded_toolkit.h"
 #include "core/torch_version.h"
 
@@ -24,8 +25,9 @@ class WheelReadError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Bounds that keep a hostile archive from exhausting memory: every ELF entry is inflated into
-// memory once, so one entry's size bounds the audit's memory.
+// Bounds that keep a hostile archive from exhausting memory and time. Binary entries are streamed
+// (audit/entry_stream.h), so an entry's size bounds the work, not the memory; Mach-O and PE entries
+// are still inflated whole, so for them it bounds the memory too.
 struct WheelLimits {
   std::uint64_t max_entry_bytes = 4ULL << 30;   // the largest CUDA extension objects are ~1-2 GB
   std::uint64_t max_total_bytes = 32ULL << 30;  // declared uncompressed size of the whole wheel
@@ -66,8 +68,10 @@ class WheelReader {
   void apply_file_name_tags(const std::string& file_name);
 
   // Calls visit for each entry whose content starts with an ELF, Mach-O or PE magic, in archive order,
-  // with the inflated bytes (valid during the call only).
-  void for_each_binary_entry(const std::function<void(const std::string& name, std::span<char> bytes)>& visit);
+  // with a stream that inflates it (valid during the call only). Other entries are inflated no further
+  // than their first bytes. A stream throws WheelReadError where the entry is corrupt, shorter or longer
+  // than it declares.
+  void for_each_binary_entry(const std::function<void(const std::string& name, EntryStream& entry)>& visit);
 
  private:
   WheelReader(zip* archive, WheelLimits limits);
