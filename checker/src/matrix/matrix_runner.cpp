@@ -295,6 +295,11 @@ void run_runtime_cells(const StoredRelease& runtime, std::vector<CellToRun*>& ce
   std::map<std::string, std::string> environment{{"PYTHONDONTWRITEBYTECODE", "1"}, {"PYTHONUNBUFFERED", "1"}};
   environment.merge(counter.environment(server_dir / "counts"));
   const auto limit = std::chrono::seconds(spec.cell_timeout_s * static_cast<long>(cells.size()) + 300);
+  // A cell that runs on the GPU creates a CUDA context, whose address-space reservation fails under
+  // the address-space limit (seen as "CUDA error: out of memory" on an H100): such a server is
+  // limited in the memory it writes instead.
+  const bool runs_on_device = std::ranges::any_of(
+      cells, [](const CellToRun* cell) { return !cell->load_only && cell->planned->cell.backend != Backend::Cpu; });
   ProcessResult server = run_process(
       {.argv = {runtime.python.string(), (project_root() / "matrix" / "run_cell.py").string(), "--cells",
                 cells_file.string(), "--jobs", std::to_string(jobs), "--harness",
@@ -302,7 +307,8 @@ void run_runtime_cells(const StoredRelease& runtime, std::vector<CellToRun*>& ce
        .extra_env = environment,
        .working_dir = server_dir,
        .timeout = limit,
-       .memory_limit_bytes = spec.cell_memory_mb << 20});
+       .memory_limit_bytes = spec.cell_memory_mb << 20,
+       .limit_data_not_address_space = runs_on_device});
   fs::remove(cells_file);
   for (CellToRun* cell : cells) {
     MatrixCell& planned = cell->planned->cell;
