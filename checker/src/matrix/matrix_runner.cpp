@@ -9,6 +9,7 @@
 #include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <thread>
 
 #include "baseline/library_exports.h"
@@ -60,6 +61,8 @@ std::vector<StoredRelease> releases_in_scope(const ReleaseStore& store, const Ma
 
 std::vector<PlannedCell> plan_cells(const MatrixSpec& spec, const ReleaseStore& store, const MatrixOptions& options) {
   const auto releases = releases_in_scope(store, options);
+  const ReleaseHistory history = ReleaseHistory::open(project_baselines_dir());
+  const auto& known_releases = history.releases();
   std::vector<PlannedCell> cells;
   for (const auto& suite : spec.suites) {
     std::vector<StoredRelease> runtimes = options.runtimes;
@@ -79,12 +82,14 @@ std::vector<PlannedCell> plan_cells(const MatrixSpec& spec, const ReleaseStore& 
         if (suite.api == ExtensionApi::Unstable) {
           targets.push_back(build.version.minor_release());
         } else if (suite.targets.empty()) {
-          for (const auto& release : releases) {
-            TorchVersion minor = release.version.minor_release();
-            if (minor >= TorchVersion{2, 9, 0} && minor <= build.version.minor_release() &&
-                (targets.empty() || targets.back() != minor)) {
-              targets.push_back(minor);
-            }
+          // Every target the build can promise: the minors of the committed baselines and of the store
+          // up to the build. A target needs only the build's headers, not its own torch in the store
+          // (a GPU machine with one adopted torch still builds for 2.9).
+          std::set<TorchVersion> minors;
+          for (const auto& release : known_releases) minors.insert(release.minor_release());
+          for (const auto& release : releases) minors.insert(release.version.minor_release());
+          for (const auto& minor : minors) {
+            if (minor >= TorchVersion{2, 9, 0} && minor <= build.version.minor_release()) targets.push_back(minor);
           }
         } else {
           for (const auto& text : suite.targets)
