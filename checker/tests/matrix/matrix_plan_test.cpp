@@ -20,8 +20,8 @@ TEST(MatrixPlan, DefaultTargetsReachBelowTheOldestStoredRelease) {
   auto existing = ReleaseStore(ReleaseStore::default_root()).find("2.11");
   if (!existing) GTEST_SKIP() << "the torch store lacks 2.11";
   ScopedTempDir scratch{"one-release-store"};
-  auto adopted = testing::run_cli(
-      {"--store", (scratch.path() / "store").string(), "store", "adopt", existing->python.string()});
+  auto adopted =
+      testing::run_cli({"--store", (scratch.path() / "store").string(), "store", "adopt", existing->python.string()});
   ASSERT_TRUE(adopted.succeeded()) << adopted.output;
   const fs::path spec_file = scratch.path() / "spec.toml";
   std::ofstream(spec_file) << "[[suite]]\nname = \"abiref\"\nsources = \"" << (project_root() / "kernels").string()
