@@ -10,6 +10,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "baseline/library_exports.h"
@@ -57,6 +58,20 @@ std::vector<StoredRelease> releases_in_scope(const ReleaseStore& store, const Ma
     });
   }
   return releases;
+}
+
+// The cells of one shard: their builds' places among the distinct builds, in plan order, modulo N.
+void keep_shard(std::vector<PlannedCell>& cells, const MatrixShard& shard) {
+  std::map<std::string, std::size_t> build_order;
+  std::vector<PlannedCell> kept;
+  for (auto& cell : cells) {
+    const auto& build = cell.build;
+    const std::string key = fmt::format("{}|{}|{}|{}", build.suite->name, backend_name(build.backend),
+                                        build.build_release.version.to_full_string(), build.target.to_string());
+    const std::size_t order = build_order.emplace(key, build_order.size()).first->second;
+    if (order % shard.count == shard.index - 1) kept.push_back(std::move(cell));
+  }
+  cells = std::move(kept);
 }
 
 std::vector<PlannedCell> plan_cells(const MatrixSpec& spec, const ReleaseStore& store, const MatrixOptions& options) {
@@ -112,6 +127,7 @@ std::vector<PlannedCell> plan_cells(const MatrixSpec& spec, const ReleaseStore& 
       }
     }
   }
+  if (options.shard) keep_shard(cells, *options.shard);
   return cells;
 }
 
@@ -342,6 +358,19 @@ void run_runtime_cells(const StoredRelease& runtime, std::vector<CellToRun*>& ce
 }
 
 }  // namespace
+
+MatrixShard MatrixShard::parse(const std::string& text) {
+  unsigned index = 0;
+  unsigned count = 0;
+  char slash = 0;
+  std::istringstream in(text);
+  if (!(in >> index >> slash >> count) || slash != '/' || !in.eof() || index < 1 || count < index) {
+    throw ToolError(fmt::format("--shard {}: expected K/N with 1 <= K <= N (for example 2/4)", text));
+  }
+  return {.index = index, .count = count};
+}
+
+std::string MatrixShard::to_string() const { return fmt::format("{}/{}", index, count); }
 
 fs::path default_matrix_cache_dir() { return user_cache_dir() / "matrix-cache"; }
 

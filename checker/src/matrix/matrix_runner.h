@@ -56,6 +56,18 @@ struct MatrixResult {
   ShimCoverage coverage;  // per runtime release: shims declared, imported, called
 };
 
+// A deterministic slice of the matrix (`--shard K/N`): the distinct builds (suite, backend, build,
+// target) in plan order, dealt round-robin, each with all of its cells. Shards are disjoint and
+// together the whole plan; their caches, copied into one, let a plain run take every cell from it.
+struct MatrixShard {
+  unsigned index = 1;  // K, from 1
+  unsigned count = 1;  // N
+
+  // "K/N" with 1 <= K <= N; anything else is a ToolError that quotes it.
+  static MatrixShard parse(const std::string& text);
+  std::string to_string() const;
+};
+
 struct MatrixOptions {
   std::filesystem::path cache_dir;
   bool fresh = false;
@@ -68,6 +80,7 @@ struct MatrixOptions {
   // the store) instead of its own.
   std::optional<TorchVersion> newest_release;
   std::vector<StoredRelease> runtimes;
+  std::optional<MatrixShard> shard;  // none: the whole matrix
 };
 
 // The cache directory when --cache-dir is not given: $XDG_CACHE_HOME (or ~/.cache)/torch-abi-check/matrix-cache.

@@ -36,6 +36,19 @@ TEST(WorkflowFiles, PreMergeCallsOnlyExistingCommandsAndFlags) {
   EXPECT_EQ(result.exit_code, 0) << result.output;
 }
 
+// Two set-ups through the action, the shards' `matrix --shard`, the whole matrix from their merged caches
+// (matrix_shard_test checks that this merge gives the whole report).
+TEST(WorkflowFiles, ReferenceMatrixShardsCallOnlyExistingCommandsAndFlags) {
+  ProcessResult result = validate({"ci/workflows/reference-matrix.yml"});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("reference-matrix.yml: 4 torch-abi-check calls, 0 problems"), std::string::npos)
+      << result.output;
+  std::ifstream workflow(project_root() / "ci/workflows/reference-matrix.yml");
+  std::string text{std::istreambuf_iterator<char>(workflow), std::istreambuf_iterator<char>()};
+  EXPECT_NE(text.find("SHARDS: 4\n"), std::string::npos);
+  EXPECT_NE(text.find("shard: [1, 2, 3, 4]"), std::string::npos) << "the job matrix must list shards 1 to SHARDS";
+}
+
 TEST(WorkflowFiles, GitHubActionCallsOnlyExistingCommandsAndFlags) {
   ProcessResult result = validate({"ci/action.yml"});
   EXPECT_EQ(result.exit_code, 0) << result.output;
@@ -43,8 +56,9 @@ TEST(WorkflowFiles, GitHubActionCallsOnlyExistingCommandsAndFlags) {
       << result.output;
 }
 
-TEST(WorkflowFiles, BothWorkflowsUseTheAction) {
-  for (const char* name : {"ci/workflows/pre-merge.yml", "ci/workflows/release-gate.yml"}) {
+TEST(WorkflowFiles, EveryWorkflowUsesTheAction) {
+  for (const char* name :
+       {"ci/workflows/pre-merge.yml", "ci/workflows/release-gate.yml", "ci/workflows/reference-matrix.yml"}) {
     std::ifstream workflow(project_root() / name);
     std::string text{std::istreambuf_iterator<char>(workflow), std::istreambuf_iterator<char>()};
     EXPECT_TRUE(text.find("uses: ./ci\n") != std::string::npos ||
