@@ -294,5 +294,24 @@ TEST_F(ElfStream, EntryShorterOrLongerThanItDeclaresFailsTheWheel) {
   }
 }
 
+TEST_F(ElfStream, DeflatedEntryWithAWrongCrcOrBrokenDataFailsTheWheel) {
+  // A deflated entry is inflated by ISA-L, which must still check what libzip checked: the CRC the
+  // archive records (local header offset 14, central directory entry 16) and the deflate data itself.
+  const fs::path wheel = scratch_ / "crc-1.0-py3-none-linux_x86_64.whl";
+  const std::string good = read_file(write_wheel(wheel, far_dynamic_, ZIP_CM_DEFLATE));
+  const std::size_t central = good.rfind(std::string("PK\x01\x02", 4));
+  std::string wrong_crc = good;
+  for (std::size_t at : {std::size_t{14}, central + 16}) wrong_crc[at] = static_cast<char>(wrong_crc[at] ^ 0x5a);
+  std::string broken_data = good;
+  for (std::size_t at = 1000; at < 1064; ++at) broken_data[at] = static_cast<char>(0xff);
+  for (const auto& [bytes, problem] : {std::pair{wrong_crc, "CRC error"}, std::pair{broken_data, ""}}) {
+    std::ofstream(wheel, std::ios::binary | std::ios::trunc) << bytes;
+    std::string wheel_error;
+    audit_wheel_entry(wheel, wheel_error);
+    EXPECT_NE(wheel_error.find("entry 'pkg/_C.so' is corrupt: " + std::string(problem)), std::string::npos)
+        << problem << ": " << wheel_error;
+  }
+}
+
 }  // namespace
 }  // namespace abicheck
