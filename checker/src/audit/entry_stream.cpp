@@ -49,7 +49,7 @@ class ZipEntryStream::Inflater {
   // Compressed bytes are read in growing blocks, so that looking at a small entry's first bytes
   // does not read 256 KB of it.
   static constexpr std::size_t kFirstInput = 4096;
-  static constexpr std::size_t kMaxInput = 256 * 1024;
+  static constexpr std::size_t kMaxInput = std::size_t{256} << 10;
 
   // isal_inflate_init sets what the state needs; the 87 KB of tables are not cleared first.
   Inflater() {  // NOLINT(cppcoreguidelines-pro-type-member-init)
@@ -57,8 +57,10 @@ class ZipEntryStream::Inflater {
     state_.crc_flag = ISAL_GZIP_NO_HDR;
   }
 
-  // Inflates into `into` until it is full or the deflate data ends; says how many bytes came out.
-  // `problem` is set (and 0 returned) where the data is not valid deflate or is cut short.
+  // Inflates into `into` until it is full or the data ends; says how many bytes came out. The data
+  // ends at the deflate stream's last block or, as libzip has it, where the compressed bytes end
+  // (what came out is then judged by its size and CRC). `problem` is set (and 0 returned) where the
+  // data is not valid deflate.
   std::size_t inflate(zip_file_t* file, std::span<char> into, std::string& problem) {
     state_.next_out = reinterpret_cast<std::uint8_t*>(into.data());
     state_.avail_out = static_cast<std::uint32_t>(std::min<std::size_t>(into.size(), UINT32_MAX));
@@ -73,12 +75,9 @@ class ZipEntryStream::Inflater {
         problem = describe_inflate_error(result);
         return 0;
       }
-      bool progressed = state_.avail_out != out_before || state_.avail_in != in_before;
-      if (!progressed && input_ended_) {
-        problem = "its deflate data ends before its last block";
-        return 0;
-      }
-      if (!progressed && state_.avail_in > 0) {
+      if (state_.avail_out != out_before || state_.avail_in != in_before) continue;
+      if (input_ended_) break;
+      if (state_.avail_in > 0) {
         problem = "its deflate data does not decode";
         return 0;
       }
@@ -143,7 +142,7 @@ std::size_t ZipEntryStream::read(std::span<char> into) {
     std::string problem;
     got = inflater_->inflate(file_.get(), into.first(wanted), problem);
     if (!problem.empty()) fail(problem);
-    if (got == 0) fail("ends before its declared size");
+    if (got == 0) fail(inflater_->crc() != crc_ ? "CRC error" : "ends before its declared size");
   } else {
     zip_int64_t read = zip_fread(file_.get(), into.data(), wanted);
     if (read <= 0) fail(read < 0 ? zip_file_strerror(file_.get()) : "ends before its declared size");
