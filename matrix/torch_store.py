@@ -12,6 +12,10 @@ Layout under the store root:
                                 built for it; cuda.json names the release whose pins it holds
     pip-cache/                  pip's cache for the small pure-Python dependencies
 
+A release can also be adopted: `adopt PYTHON` records the torch that an existing environment
+imports (a GPU machine's own, say) with a release.json that points into that environment. Nothing
+is copied, and removing it removes only the record.
+
 Why the CUDA libraries are shared: each torch wheel pins its own NVIDIA wheels (3-4 GB per
 CUDA major). NVIDIA keeps those libraries backward compatible within a major (same sonames),
 so one set, pinned by the newest release of that major, serves every release built for it.
@@ -44,6 +48,13 @@ RELEASE_MANIFEST = "release.json"
 CUDA_MANIFEST = "cuda.json"
 SHARED_CUDA_PREFIXES = ("nvidia-", "cuda-toolkit", "cuda-bindings", "cuda-pathfinder")
 SKIPPED_REQUIREMENTS = ("triton",)
+
+
+# What `adopt` asks the environment's own Python: one JSON line.
+ADOPT_PROBE = (
+    "import json, os, torch; print(json.dumps({'version': torch.__version__, "
+    "'torch_dir': os.path.dirname(torch.__file__), 'cuda': torch.version.cuda}))"
+)
 
 
 class StoreError(Exception):
@@ -244,6 +255,37 @@ class Store:
                     wheel = self._download_torch(spelled[version], source, Path(download_dir))
                     self._install_release(version, wheel, source, started)
 
+    def adopt(self, python: Path) -> None:
+        """Records the torch that `python` imports as a release of the store, where it is."""
+        started = time.monotonic()
+        if not python.is_file():
+            raise StoreError(f"{python}: no such Python")
+        probe = subprocess.run([str(python), "-c", ADOPT_PROBE], capture_output=True, text=True)
+        if probe.returncode != 0:
+            last = (probe.stderr.strip().splitlines() or ["no output"])[-1]
+            raise StoreError(f"{python}: cannot import torch: {last}")
+        facts = json.loads(probe.stdout.strip().splitlines()[-1])
+        version = release_of(facts["version"])
+        if version[:2] < OLDEST_SUPPORTED:
+            raise StoreError(f"{python}: torch {facts['version']} is older than "
+                             f"{version_text(OLDEST_SUPPORTED)}, the first release with the stable ABI")
+        torch_dir = Path(facts["torch_dir"])
+        cuda_version = facts["cuda"]
+        with self.locked():
+            release_dir = self.release_dir(version)
+            if (release_dir / RELEASE_MANIFEST).is_file():
+                raise StoreError(f"torch {version_text(version)} is already in the store {self.root}")
+            release_dir.mkdir(parents=True, exist_ok=True)
+            manifest = release_manifest(
+                version, python, torch_dir, cuda_version,
+                shared_cuda_dir=None,
+                disk_bytes=0,  # the files are the environment's, not the store's
+                adopted_from=str(python),
+                install_seconds=round(time.monotonic() - started, 1),
+            )
+            write_json_atomically(release_dir / RELEASE_MANIFEST, manifest)
+        say(f"store: adopted torch {facts['version']} of {python}")
+
     def remove(self, version: tuple[int, ...]) -> None:
         with self.locked():
             matches = [v for v in self.installed() if v[: len(version)] == version]
@@ -297,20 +339,14 @@ class Store:
             raise StoreError(f"torch {version_text(version)} imports as '{reported}'")
 
         torch_dir = site / "torch"
-        manifest = {
-            "version": version_text(version),
-            "python": str(python),
-            "torch_dir": str(torch_dir),
-            "include_dir": str(torch_dir / "include"),
-            "lib_dir": str(torch_dir / "lib"),
-            "cuda_major": cuda_major,
-            "cuda_version": cuda_version,
-            "shared_cuda_dir": str(self.cuda_dir(cuda_major)) if cuda_major is not None else None,
-            "disk_bytes": disk_usage(release_dir),
-            "wheel": wheel.name,
-            "source": source.describe(),
-            "install_seconds": round(time.monotonic() - started, 1),
-        }
+        manifest = release_manifest(
+            version, python, torch_dir, cuda_version,
+            shared_cuda_dir=str(self.cuda_dir(cuda_major)) if cuda_major is not None else None,
+            disk_bytes=disk_usage(release_dir),
+            wheel=wheel.name,
+            source=source.describe(),
+            install_seconds=round(time.monotonic() - started, 1),
+        )
         write_json_atomically(release_dir / RELEASE_MANIFEST, manifest)
         say(f"store: torch {version_text(version)} installed in {manifest['install_seconds']} s")
 
@@ -402,6 +438,21 @@ def disk_usage(path: Path) -> int:
     return total
 
 
+def release_manifest(version: tuple[int, ...], python: Path, torch_dir: Path, cuda_version: str | None,
+                     **facts) -> dict:
+    """A release.json: where the release's files are (what the CLI reads), plus how it came."""
+    return {
+        "version": version_text(version),
+        "python": str(python),
+        "torch_dir": str(torch_dir),
+        "include_dir": str(torch_dir / "include"),
+        "lib_dir": str(torch_dir / "lib"),
+        "cuda_major": int(cuda_version.split(".")[0]) if cuda_version else None,
+        "cuda_version": cuda_version,
+        **facts,
+    }
+
+
 def write_json_atomically(path: Path, data: dict) -> None:
     temporary = path.with_name(path.name + ".tmp")
     temporary.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
@@ -420,6 +471,8 @@ def main(argv: list[str]) -> int:
     install.add_argument("--find-links", action="append", default=[], metavar="DIR_OR_URL",
                          help="take torch's wheels from this directory or page of wheels (pip's --find-links)")
     install.add_argument("--dry-run", action="store_true", help="print the exact releases it would install, one a line")
+    adopt = commands.add_parser("adopt", help="record the torch an existing Python imports, where it is")
+    adopt.add_argument("python", type=Path)
     remove = commands.add_parser("remove", help="remove an installed release")
     remove.add_argument("version")
     args = parser.parse_args(argv)
@@ -434,6 +487,8 @@ def main(argv: list[str]) -> int:
                 print("\n".join(wanted))
             else:
                 store.install(wanted, source)
+        elif args.command == "adopt":
+            store.adopt(args.python.absolute())
         elif args.command == "remove":
             store.remove(parse_version(args.version))
     except StoreError as error:

@@ -21,7 +21,7 @@ sources=("$root/checker/src/audit/elf_reader.cpp" "$root/checker/src/audit/wheel
          "$root/checker/src/audit/elf_stream_reader.cpp" "$root/checker/src/audit/entry_stream.cpp"
          "$root/checker/src/audit/binary_imports.cpp" "$root/checker/src/audit/object_file_reader.cpp"
          "$root/checker/src/audit/recorded_toolkit.cpp" "$root/checker/src/core/device_library.cpp"
-         "$root/checker/src/core/torch_version.cpp")
+         "$root/checker/src/core/torch_version.cpp" "$root/checker/src/core/wheel_file_name.cpp")
 llvm_config="$(command -v llvm-config-14 || command -v llvm-config)"
 flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I "$root/checker/src"
        -isystem "$("$llvm_config" --includedir)")

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "audit/binary_imports.h"
+#include "core/wheel_file_name.h"
 
 namespace abicheck {
 namespace {
@@ -206,14 +207,12 @@ void WheelReader::read_metadata() {
 }
 
 void WheelReader::apply_file_name_tags(const std::string& file_name) {
-  std::string stem = file_name.ends_with(".whl") ? file_name.substr(0, file_name.size() - 4) : file_name;
-  std::vector<std::string> parts;
-  std::stringstream stream(stem);
-  for (std::string part; std::getline(stream, part, '-');) parts.push_back(part);
-  if (parts.size() >= 5 && parts[parts.size() - 2].find("abi3") != std::string::npos) metadata_.abi3 = true;
-  if (!metadata_.recorded_toolkit && parts.size() >= 2) {
-    if (auto version = toolkit_of_local_version(parts[1])) {
-      metadata_.recorded_toolkit = RecordedToolkit{*version, fmt::format("wheel version {}", parts[1])};
+  auto name = parse_wheel_file_name(file_name);
+  if (!name) return;
+  if (name->abi.find("abi3") != std::string::npos) metadata_.abi3 = true;
+  if (!metadata_.recorded_toolkit) {
+    if (auto version = toolkit_of_local_version(name->version)) {
+      metadata_.recorded_toolkit = RecordedToolkit{*version, fmt::format("wheel version {}", name->version)};
     }
   }
 }

@@ -17,6 +17,7 @@
 
 #include "core/scoped_temp_dir.h"
 #include "core/tool_error.h"
+#include "core/wheel_file_name.h"
 
 namespace abicheck {
 namespace {
@@ -40,22 +41,6 @@ constexpr PlatformLibrary kPlatformLibraries[] = {
 }
 
 // name-version[-build]-python-abi-platform.whl
-std::vector<std::string> wheel_name_parts(const fs::path& wheel) {
-  std::string stem = wheel.filename().string();
-  if (!stem.ends_with(".whl")) fail(wheel, "not a wheel (the name does not end in .whl)");
-  stem.resize(stem.size() - 4);
-  std::vector<std::string> parts;
-  for (std::size_t start = 0;;) {
-    std::size_t dash = stem.find('-', start);
-    parts.push_back(stem.substr(start, dash - start));
-    if (dash == std::string::npos) break;
-    start = dash + 1;
-  }
-  if (parts.size() != 5 && parts.size() != 6)
-    fail(wheel, "not a wheel's file name (name-version-python-abi-platform.whl)");
-  return parts;
-}
-
 struct ArchiveCloser {
   void operator()(zip* archive) const { zip_discard(archive); }
 };
@@ -141,11 +126,14 @@ std::string platform_exports_file(std::string_view platform) { return fmt::forma
 
 PlatformExports read_platform_wheel_exports(const fs::path& wheel) {
   if (!fs::is_regular_file(wheel)) fail(wheel, "no such file");
-  std::vector<std::string> parts = wheel_name_parts(wheel);
-  if (parts.front() != "torch") fail(wheel, fmt::format("a wheel of {}, not of torch", parts.front()));
-  std::optional<TorchVersion> release = TorchVersion::try_parse(parts[1]);
-  if (!release) fail(wheel, fmt::format("version {} is not a torch release", parts[1]));
-  const std::string& tag = parts.back();
+  const std::string file_name = wheel.filename().string();
+  if (!file_name.ends_with(".whl")) fail(wheel, "not a wheel (the name does not end in .whl)");
+  auto name = parse_wheel_file_name(file_name);
+  if (!name) fail(wheel, "not a wheel's file name (name-version-python-abi-platform.whl)");
+  if (name->distribution != "torch") fail(wheel, fmt::format("a wheel of {}, not of torch", name->distribution));
+  std::optional<TorchVersion> release = TorchVersion::try_parse(name->version);
+  if (!release) fail(wheel, fmt::format("version {} is not a torch release", name->version));
+  const std::string& tag = name->platform;
   const auto* library = std::ranges::find_if(
       kPlatformLibraries, [&](const PlatformLibrary& known) { return tag.starts_with(known.tag_prefix); });
   if (library == std::end(kPlatformLibraries)) {

@@ -102,6 +102,7 @@ void add_store_command(CLI::App& app, const CommonOptions& common, CommandAction
     bool dry_run = false;
     std::optional<std::string> list_json;
     std::string version;  // for path and remove
+    std::string python;   // for adopt
   };
   auto options = std::make_shared<Options>();
   auto* store = app.add_subcommand("store", "install, list and locate real torch releases from PyPI");
@@ -146,6 +147,15 @@ void add_store_command(CLI::App& app, const CommonOptions& common, CommandAction
     action = [&common, options] {
       std::cout << open_store(common).resolve(options->version).root.string() << "\n";
       return ExitCode::Clean;
+    };
+  });
+
+  auto* adopt = store->add_subcommand(
+      "adopt", "record the torch that an existing Python imports (a GPU machine's own) as a release, where it is");
+  adopt->add_option("python", options->python, "that environment's python")->required()->check(CLI::ExistingFile);
+  adopt->callback([&action, &common, options] {
+    action = [&common, options] {
+      return store_script_exit_code(open_store(common), {"adopt", std::filesystem::absolute(options->python).string()});
     };
   });
 

@@ -48,7 +48,7 @@ std::vector<char*> as_c_strings(std::vector<std::string>& strings) {
   if (!spec.working_dir.empty() && chdir(spec.working_dir.c_str()) != 0) _exit(127);
   if (spec.memory_limit_bytes) {
     rlimit limit{*spec.memory_limit_bytes, *spec.memory_limit_bytes};
-    setrlimit(RLIMIT_AS, &limit);
+    setrlimit(spec.limit_data_not_address_space ? RLIMIT_DATA : RLIMIT_AS, &limit);
   }
   execvpe(argv[0], argv, envp);
   _exit(127);

@@ -17,8 +17,11 @@ struct ProcessSpec {
   std::map<std::string, std::string> extra_env;  // added to (or overriding) this process's environment
   std::filesystem::path working_dir;             // empty: this process's
   std::optional<std::chrono::milliseconds> timeout;
-  std::optional<std::size_t> memory_limit_bytes;  // RLIMIT_AS of the child
-  bool capture_output = true;                     // false: the child writes to our stdout/stderr (progress on a TTY)
+  std::optional<std::size_t> memory_limit_bytes;  // RLIMIT_AS of the child (or RLIMIT_DATA, below)
+  // Limit private writable memory (RLIMIT_DATA) instead of address space: a CUDA context reserves
+  // address space beyond the GPU's memory (unified addressing), which no useful RLIMIT_AS allows.
+  bool limit_data_not_address_space = false;
+  bool capture_output = true;  // false: the child writes to our stdout/stderr (progress on a TTY)
   // true: the child leads a process group of its own, so a timeout kills everything it started.
   // false: it stays in ours, so a Ctrl-C on the terminal reaches it as it reaches us.
   bool own_process_group = true;

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <thread>
 
 #include "baseline/library_exports.h"
@@ -60,6 +61,8 @@ std::vector<StoredRelease> releases_in_scope(const ReleaseStore& store, const Ma
 
 std::vector<PlannedCell> plan_cells(const MatrixSpec& spec, const ReleaseStore& store, const MatrixOptions& options) {
   const auto releases = releases_in_scope(store, options);
+  const ReleaseHistory history = ReleaseHistory::open(project_baselines_dir());
+  const auto& known_releases = history.releases();
   std::vector<PlannedCell> cells;
   for (const auto& suite : spec.suites) {
     std::vector<StoredRelease> runtimes = options.runtimes;
@@ -79,12 +82,14 @@ std::vector<PlannedCell> plan_cells(const MatrixSpec& spec, const ReleaseStore& 
         if (suite.api == ExtensionApi::Unstable) {
           targets.push_back(build.version.minor_release());
         } else if (suite.targets.empty()) {
-          for (const auto& release : releases) {
-            TorchVersion minor = release.version.minor_release();
-            if (minor >= TorchVersion{2, 9, 0} && minor <= build.version.minor_release() &&
-                (targets.empty() || targets.back() != minor)) {
-              targets.push_back(minor);
-            }
+          // Every target the build can promise: the minors of the committed baselines and of the store
+          // up to the build. A target needs only the build's headers, not its own torch in the store
+          // (a GPU machine with one adopted torch still builds for 2.9).
+          std::set<TorchVersion> minors;
+          for (const auto& release : known_releases) minors.insert(release.minor_release());
+          for (const auto& release : releases) minors.insert(release.version.minor_release());
+          for (const auto& minor : minors) {
+            if (minor >= TorchVersion{2, 9, 0} && minor <= build.version.minor_release()) targets.push_back(minor);
           }
         } else {
           for (const auto& text : suite.targets)
@@ -295,6 +300,11 @@ void run_runtime_cells(const StoredRelease& runtime, std::vector<CellToRun*>& ce
   std::map<std::string, std::string> environment{{"PYTHONDONTWRITEBYTECODE", "1"}, {"PYTHONUNBUFFERED", "1"}};
   environment.merge(counter.environment(server_dir / "counts"));
   const auto limit = std::chrono::seconds(spec.cell_timeout_s * static_cast<long>(cells.size()) + 300);
+  // A cell that runs on the GPU creates a CUDA context, whose address-space reservation fails under
+  // the address-space limit (seen as "CUDA error: out of memory" on an H100): such a server is
+  // limited in the memory it writes instead.
+  const bool runs_on_device = std::ranges::any_of(
+      cells, [](const CellToRun* cell) { return !cell->load_only && cell->planned->cell.backend != Backend::Cpu; });
   ProcessResult server = run_process(
       {.argv = {runtime.python.string(), (project_root() / "matrix" / "run_cell.py").string(), "--cells",
                 cells_file.string(), "--jobs", std::to_string(jobs), "--harness",
@@ -302,7 +312,8 @@ void run_runtime_cells(const StoredRelease& runtime, std::vector<CellToRun*>& ce
        .extra_env = environment,
        .working_dir = server_dir,
        .timeout = limit,
-       .memory_limit_bytes = spec.cell_memory_mb << 20});
+       .memory_limit_bytes = spec.cell_memory_mb << 20,
+       .limit_data_not_address_space = runs_on_device});
   fs::remove(cells_file);
   for (CellToRun* cell : cells) {
     MatrixCell& planned = cell->planned->cell;

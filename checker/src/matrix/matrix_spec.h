@@ -20,7 +20,7 @@ struct SuiteSpec {
   ExtensionApi api = ExtensionApi::Stable;
   std::vector<Backend> backends;
   std::vector<std::string> builds;    // versions, "oldest" or "newest"; empty means every release in the store
-  std::vector<std::string> targets;   // versions; empty means every release from 2.9 up to the build
+  std::vector<std::string> targets;   // versions; empty: every minor from 2.9 up to the build (baselines and store)
   std::vector<std::string> runtimes;  // versions; empty means every release in the store
 };
 

@@ -16,9 +16,12 @@
 #include "baseline/release_history.h"
 #include "core/process.h"
 #include "core/scoped_temp_dir.h"
+#include "support/build_step.h"
 
 namespace abicheck::testing {
 namespace {
+
+using testing::run_build_step;
 
 namespace fs = std::filesystem;
 
@@ -37,13 +40,6 @@ struct PlatformBuilds {
   std::map<std::string, std::map<std::string, fs::path>> backend_shim;
 };
 
-std::string run(const std::vector<std::string>& argv, std::string& failure) {
-  if (!failure.empty()) return failure;
-  ProcessResult result = run_process({.argv = argv, .timeout = std::chrono::minutes(2)});
-  if (!result.succeeded()) failure = fmt::format("{} failed: {}", argv.front(), result.output);
-  return failure;
-}
-
 PlatformBuilds build_platforms() {
   PlatformBuilds builds;
   builds.work = std::make_unique<ScopedTempDir>("macho-pe");
@@ -53,19 +49,21 @@ PlatformBuilds build_platforms() {
   auto out = [&](const std::string& name) { return (dir / name).string(); };
 
   builds.elf_stable = dir / "extension.so";
-  run({"clang-14", "-shared", "-fPIC", "-O1", source("extension.cpp"), "-o", builds.elf_stable.string()}, failure);
+  run_build_step({"clang-14", "-shared", "-fPIC", "-O1", source("extension.cpp"), "-o", builds.elf_stable.string()},
+                 failure);
 
   // macOS: stand-in dylibs, then the extension as a bundle bound to them, per architecture.
   for (const std::string arch : {"arm64", "x86_64"}) {
     std::string target = arch + "-apple-macos11";
     std::vector<std::string> link = {"ld64.lld-14", "-arch", arch, "-platform_version", "macos", "11.0", "11.0"};
     auto dylib = [&](const char* file, const std::string& name, const std::string& install_name) {
-      run({"clang-14", "--target=" + target, "-c", source(file), "-o", out(name + "-" + arch + ".o")}, failure);
+      run_build_step({"clang-14", "--target=" + target, "-c", source(file), "-o", out(name + "-" + arch + ".o")},
+                     failure);
       std::vector<std::string> argv = link;
       argv.insert(argv.end(), {"-dylib", "-install_name", install_name, out(name + "-" + arch + ".o")});
       if (name != "libSystem") argv.push_back(out("libSystem-" + arch + ".dylib"));
       argv.insert(argv.end(), {"-o", out(name + "-" + arch + ".dylib")});
-      run(argv, failure);
+      run_build_step(argv, failure);
     };
     dylib("libsystem.c", "libSystem", "/usr/lib/libSystem.B.dylib");
     dylib("torch_cpu.c", "libtorch_cpu", "@rpath/libtorch_cpu.dylib");
@@ -75,67 +73,67 @@ PlatformBuilds build_platforms() {
       std::vector<std::string> compile = {"clang-14", "--target=" + target, "-O1", "-c", source("extension.cpp"),
                                           "-o",       out(name + ".o")};
       if (unstable) compile.push_back("-DUSES_UNSTABLE_C10");
-      run(compile, failure);
+      run_build_step(compile, failure);
       std::vector<std::string> argv = link;
       argv.insert(argv.end(),
                   {"-bundle", out(name + ".o"), out("libtorch_cpu-" + arch + ".dylib"),
                    out("libc10-" + arch + ".dylib"), out("libSystem-" + arch + ".dylib"), "-o", out(name + ".so")});
-      run(argv, failure);
+      run_build_step(argv, failure);
     }
   }
   for (const auto& [backend, shim] : kBackendShims) {
     std::string define = "-DBACKEND_SHIM=" + shim;
     builds.backend_shim["linux"][backend] = dir / (backend + ".so");
-    run({"clang-14", "-shared", "-fPIC", "-O1", define, source("extension.cpp"), "-o",
-         builds.backend_shim["linux"][backend].string()},
-        failure);
+    run_build_step({"clang-14", "-shared", "-fPIC", "-O1", define, source("extension.cpp"), "-o",
+                    builds.backend_shim["linux"][backend].string()},
+                   failure);
     builds.backend_shim["macos"][backend] = dir / (backend + "-arm64.so");
-    run({"clang-14", "--target=arm64-apple-macos11", "-O1", define, "-c", source("extension.cpp"), "-o",
-         out(backend + "-arm64.o")},
-        failure);
-    run({"ld64.lld-14", "-arch", "arm64", "-platform_version", "macos", "11.0", "11.0", "-bundle", "-undefined",
-         "dynamic_lookup", out(backend + "-arm64.o"), out("libtorch_cpu-arm64.dylib"), out("libSystem-arm64.dylib"),
-         "-o", builds.backend_shim["macos"][backend].string()},
-        failure);
+    run_build_step({"clang-14", "--target=arm64-apple-macos11", "-O1", define, "-c", source("extension.cpp"), "-o",
+                    out(backend + "-arm64.o")},
+                   failure);
+    run_build_step({"ld64.lld-14", "-arch", "arm64", "-platform_version", "macos", "11.0", "11.0", "-bundle",
+                    "-undefined", "dynamic_lookup", out(backend + "-arm64.o"), out("libtorch_cpu-arm64.dylib"),
+                    out("libSystem-arm64.dylib"), "-o", builds.backend_shim["macos"][backend].string()},
+                   failure);
   }
 
   builds.macho_stable_universal = dir / "extension.cpython-312-darwin.so";
-  run({"llvm-lipo-14", "-create", out("stable-arm64.so"), out("stable-x86_64.so"), "-output",
-       builds.macho_stable_universal.string()},
-      failure);
+  run_build_step({"llvm-lipo-14", "-create", out("stable-arm64.so"), out("stable-x86_64.so"), "-output",
+                  builds.macho_stable_universal.string()},
+                 failure);
   builds.macho_unstable = dir / "unstable-arm64.so";
 
   // Windows: import libraries from the .def files, then the extension as a DLL importing from them.
   for (const char* library : {"torch_cpu", "c10"}) {
-    run({"llvm-dlltool-14", "-m", "i386:x86-64", "-d", (kSources / (std::string(library) + ".def")).string(), "-l",
-         out(std::string(library) + ".lib")},
-        failure);
+    run_build_step({"llvm-dlltool-14", "-m", "i386:x86-64", "-d", (kSources / (std::string(library) + ".def")).string(),
+                    "-l", out(std::string(library) + ".lib")},
+                   failure);
   }
   for (const bool unstable : {false, true}) {
     std::string name = unstable ? "unstable" : "stable";
     std::vector<std::string> compile = {
         "clang-14", "--target=x86_64-pc-windows-msvc", "-O1", "-c", source("extension.cpp"), "-o", out(name + ".obj")};
     if (unstable) compile.push_back("-DUSES_UNSTABLE_C10");
-    run(compile, failure);
-    run({"lld-link-14", "/dll", "/noentry", "/nodefaultlib", "/out:" + out(name + ".pyd"), out(name + ".obj"),
-         out("torch_cpu.lib"), out("c10.lib")},
-        failure);
+    run_build_step(compile, failure);
+    run_build_step({"lld-link-14", "/dll", "/noentry", "/nodefaultlib", "/out:" + out(name + ".pyd"),
+                    out(name + ".obj"), out("torch_cpu.lib"), out("c10.lib")},
+                   failure);
   }
   builds.pe_stable = dir / "stable.pyd";
   builds.pe_unstable = dir / "unstable.pyd";
 
   // One wheel holding every platform's build (as a fat source distribution of binaries would).
   builds.wheel = dir / "multi-0.1-py3-none-any.whl";
-  run({"python3", "-c",
-       "import sys, zipfile\n"
-       "with zipfile.ZipFile(sys.argv[1], 'w') as w:\n"
-       "    w.write(sys.argv[2], 'multi/_C.so'); w.write(sys.argv[3], 'multi/_C.pyd'); w.write(sys.argv[4], "
-       "'multi/_C.abi3.so')\n"
-       "    w.writestr('multi-0.1.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: multi\\nVersion: "
-       "0.1\\nRequires-Dist: torch>=2.10\\n')\n",
-       builds.wheel.string(), builds.macho_stable_universal.string(), builds.pe_stable.string(),
-       builds.elf_stable.string()},
-      failure);
+  run_build_step({"python3", "-c",
+                  "import sys, zipfile\n"
+                  "with zipfile.ZipFile(sys.argv[1], 'w') as w:\n"
+                  "    w.write(sys.argv[2], 'multi/_C.so'); w.write(sys.argv[3], 'multi/_C.pyd'); w.write(sys.argv[4], "
+                  "'multi/_C.abi3.so')\n"
+                  "    w.writestr('multi-0.1.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: multi\\nVersion: "
+                  "0.1\\nRequires-Dist: torch>=2.10\\n')\n",
+                  builds.wheel.string(), builds.macho_stable_universal.string(), builds.pe_stable.string(),
+                  builds.elf_stable.string()},
+                 failure);
   return builds;
 }
 

@@ -13,10 +13,13 @@
 #include "core/file_text.h"
 #include "core/process.h"
 #include "core/scoped_temp_dir.h"
+#include "support/build_step.h"
 #include "support/cli.h"
 
 namespace abicheck::testing {
 namespace {
+
+using testing::run_build_step;
 
 namespace fs = std::filesystem;
 
@@ -29,24 +32,19 @@ struct PlatformWheels {
   std::map<std::string, fs::path> by_platform;  // "macos" -> the wheel
 };
 
-void run(const std::vector<std::string>& argv, std::string& failure) {
-  if (!failure.empty()) return;
-  ProcessResult result = run_process({.argv = argv, .timeout = std::chrono::minutes(2)});
-  if (!result.succeeded()) failure = fmt::format("{} failed: {}", argv.front(), result.output);
-}
-
 PlatformWheels build_wheels() {
   PlatformWheels wheels;
   wheels.work = std::make_unique<ScopedTempDir>("platform-wheels");
   auto out = [&](const std::string& name) { return (wheels.work->path() / name).string(); };
   std::string source = (kLibrarySources / "torch_cpu.c").string();
   std::string& failure = wheels.failure;
-  run({"clang-14", "--target=arm64-apple-macos11", "-c", source, "-o", out("torch_cpu.o")}, failure);
-  run({"ld64.lld-14", "-arch", "arm64", "-platform_version", "macos", "11.0", "11.0", "-dylib", "-install_name",
-       "@rpath/libtorch_cpu.dylib", out("torch_cpu.o"), "-o", out("libtorch_cpu.dylib")},
-      failure);
-  run({"clang-14", "--target=x86_64-pc-windows-msvc", "-c", source, "-o", out("torch_cpu.obj")}, failure);
-  run({"lld-link-14", "/dll", "/noentry", "/nodefaultlib", "/def:" + (kLibrarySources / "torch_cpu.def").string(),
+  run_build_step({"clang-14", "--target=arm64-apple-macos11", "-c", source, "-o", out("torch_cpu.o")}, failure);
+  run_build_step({"ld64.lld-14", "-arch", "arm64", "-platform_version", "macos", "11.0", "11.0", "-dylib",
+                  "-install_name", "@rpath/libtorch_cpu.dylib", out("torch_cpu.o"), "-o", out("libtorch_cpu.dylib")},
+                 failure);
+  run_build_step({"clang-14", "--target=x86_64-pc-windows-msvc", "-c", source, "-o", out("torch_cpu.obj")}, failure);
+  run_build_step(
+      {"lld-link-14", "/dll", "/noentry", "/nodefaultlib", "/def:" + (kLibrarySources / "torch_cpu.def").string(),
        "/out:" + out("torch_cpu.dll"), out("torch_cpu.obj")},
       failure);
   const std::string pack =
@@ -56,10 +54,11 @@ PlatformWheels build_wheels() {
       "    w.writestr('torch-2.15.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: torch\\nVersion: 2.15.0\\n')\n";
   wheels.by_platform["macos"] = wheels.work->path() / "torch-2.15.0-cp312-none-macosx_11_0_arm64.whl";
   wheels.by_platform["windows"] = wheels.work->path() / "torch-2.15.0-cp312-cp312-win_amd64.whl";
-  run({"python3", "-c", pack, wheels.by_platform["macos"].string(), out("libtorch_cpu.dylib"),
-       "torch/lib/libtorch_cpu.dylib"},
-      failure);
-  run({"python3", "-c", pack, wheels.by_platform["windows"].string(), out("torch_cpu.dll"), "torch/lib/torch_cpu.dll"},
+  run_build_step({"python3", "-c", pack, wheels.by_platform["macos"].string(), out("libtorch_cpu.dylib"),
+                  "torch/lib/libtorch_cpu.dylib"},
+                 failure);
+  run_build_step(
+      {"python3", "-c", pack, wheels.by_platform["windows"].string(), out("torch_cpu.dll"), "torch/lib/torch_cpu.dll"},
       failure);
   return wheels;
 }

@@ -36,6 +36,27 @@ TEST(Process, MemoryLimitEndsARunawayChildOnly) {
   EXPECT_NE(result.output.find("MemoryError"), std::string::npos);
 }
 
+// The GPU cells' limit: written memory is capped, reserved address space is not (a CUDA context
+// reserves more than any useful address-space limit; see matrix_runner).
+TEST(Process, ADataLimitCapsWrittenMemoryButNotReservedAddressSpace) {
+  const std::string program =
+      "import mmap, sys\n"
+      // prot=0 is PROT_NONE: reserved, never written, as a CUDA context reserves its address range.
+      "reserved = mmap.mmap(-1, 8 * 1024**3, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS, prot=0)\n"
+      "print('reserved 8 GiB', flush=True)\n"
+      "b = bytearray(2 * 1024**3)\n";
+  auto data_limited = run_process({.argv = {"python3", "-c", program},
+                                   .memory_limit_bytes = std::size_t{512} << 20,
+                                   .limit_data_not_address_space = true});
+  EXPECT_NE(data_limited.output.find("reserved 8 GiB"), std::string::npos) << data_limited.output;
+  EXPECT_NE(data_limited.output.find("MemoryError"), std::string::npos) << data_limited.output;
+
+  auto address_limited =
+      run_process({.argv = {"python3", "-c", program}, .memory_limit_bytes = std::size_t{512} << 20});
+  EXPECT_EQ(address_limited.output.find("reserved 8 GiB"), std::string::npos) << address_limited.output;
+  EXPECT_FALSE(address_limited.succeeded());
+}
+
 TEST(Process, PassesExtraEnvironment) {
   auto result = run_process({.argv = {"sh", "-c", "echo $ABI_CHECK_PROBE"}, .extra_env = {{"ABI_CHECK_PROBE", "42"}}});
   EXPECT_EQ(result.tail(1), "42");

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/process.h"
+#include "core/scoped_temp_dir.h"
 #include "store/release_store.h"
 #include "support/cli.h"
 
@@ -71,6 +72,43 @@ TEST(StoreCli, UnknownVersionsAreOneErrorLineAndExitTwo) {
     EXPECT_EQ(result.tail(1), result.tail(5)) << "more than one line: " << result.output;
     EXPECT_NE(result.output.find("error:"), std::string::npos);
   }
+}
+
+// A GPU machine's own torch joins a store without a copy: the record points into its environment,
+// the release resolves like an installed one, and removing it leaves that environment alone.
+TEST(StoreCli, AdoptRecordsAnExistingTorchWhereItIsAndRemoveLeavesItThere) {
+  auto releases = installed_releases();
+  ASSERT_FALSE(releases.empty());
+  const auto& existing = releases.front();
+  ScopedTempDir scratch{"adopting-store"};
+  const std::string store = (scratch.path() / "store").string();
+
+  auto adopted = run_cli({"--store", store, "store", "adopt", existing.python.string()});
+  ASSERT_TRUE(adopted.succeeded()) << adopted.output;
+  auto found = ReleaseStore(scratch.path() / "store").find(existing.version.to_full_string());
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->python, existing.python);
+  EXPECT_EQ(found->lib_dir, existing.lib_dir);
+  EXPECT_EQ(found->cuda_major, existing.cuda_major);
+  EXPECT_EQ(found->device.describe(), existing.device.describe());
+
+  auto again = run_cli({"--store", store, "store", "adopt", existing.python.string()});
+  EXPECT_EQ(again.exit_code, 2);
+  EXPECT_NE(again.output.find("already in the store"), std::string::npos) << again.output;
+
+  auto removed = run_cli({"--store", store, "store", "remove", existing.version.to_full_string()});
+  ASSERT_TRUE(removed.succeeded()) << removed.output;
+  EXPECT_FALSE(ReleaseStore(scratch.path() / "store").find(existing.version.to_full_string()).has_value());
+  EXPECT_TRUE(std::filesystem::exists(existing.python)) << "removing an adopted release removed its environment";
+  EXPECT_TRUE(std::filesystem::exists(existing.lib_dir / "libtorch_cpu.so"));
+}
+
+TEST(StoreCli, AdoptingAPythonWithoutTorchIsOneErrorLineAndExitTwo) {
+  ScopedTempDir scratch{"adopting-store"};
+  auto result = run_cli({"--store", (scratch.path() / "store").string(), "store", "adopt", "/usr/bin/python3"});
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_EQ(result.tail(1), result.tail(5)) << "more than one line: " << result.output;
+  EXPECT_NE(result.output.find("/usr/bin/python3: cannot import torch"), std::string::npos) << result.output;
 }
 
 }  // namespace
