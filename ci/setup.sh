@@ -7,7 +7,7 @@ debian_packages=(
   build-essential cmake ninja-build pkg-config ccache
   libabigail-dev abigail-tools libelf-dev libdw-dev zlib1g-dev
   libclang-14-dev clang-14 llvm-14-dev lld-14 libncurses-dev libclang-rt-14-dev clang-format-14 clang-tidy-14
-  nlohmann-json3-dev libcli11-dev libtomlplusplus-dev libfmt-dev libzip-dev
+  nlohmann-json3-dev libcli11-dev libtomlplusplus-dev libfmt-dev libzip-dev libisal-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-venv python3-pip python3-yaml
   hipcc

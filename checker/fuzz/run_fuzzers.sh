@@ -31,7 +31,7 @@ targets=(elf_reader object_file_reader wheel_reader)
 for target in "${targets[@]}"; do
   binary="$out/${target}_fuzzer"
   if [[ ! -x "$binary" || -n "$(find "$root/checker/src/audit" "$root/checker/fuzz" -newer "$binary" -name '*.[ch]*' -print -quit)" ]]; then
-    "$clang" "${flags[@]}" "$root/checker/fuzz/${target}_fuzzer.cpp" "${sources[@]}" "${llvm_libraries[@]}" -lelf -lzip -lfmt \
+    "$clang" "${flags[@]}" "$root/checker/fuzz/${target}_fuzzer.cpp" "${sources[@]}" "${llvm_libraries[@]}" -lelf -lzip -lisal -lfmt \
       -lz -ltinfo -o "$binary"
   fi
 done

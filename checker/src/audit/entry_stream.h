@@ -2,14 +2,27 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
+#include <stdexcept>
+#include <string>
 #include <vector>
+
+struct zip;
+struct zip_file;
 
 namespace abicheck {
 
-// An object read front to back, as many passes as its reader needs: a wheel's entry inflated by
-// libzip (wheel_reader.cpp) or bytes already in memory. Each pass costs a read (an inflate) of the
-// bytes up to where it stops; nothing of the object is held between passes by the stream itself.
+// A wheel that cannot be audited as a whole: not a zip, corrupt, unsafe entry names, a zip bomb.
+// The message is one line without the file name.
+class WheelReadError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// An object read front to back, as many passes as its reader needs: a wheel's entry (ZipEntryStream)
+// or bytes already in memory. Each pass costs a read (an inflate) of the bytes up to where it stops;
+// nothing of the object is held between passes by the stream itself.
 class EntryStream {
  public:
   virtual ~EntryStream() = default;
@@ -39,6 +52,47 @@ class MemoryEntryStream : public EntryStream {
   std::span<const char> bytes_;
   std::size_t chunk_;
   std::size_t position_ = 0;
+};
+
+// One entry of a zip archive (index `index` of `archive`, which must outlive it), inflated as it is
+// read. A deflated entry's raw compressed bytes are inflated by ISA-L's igzip (several times zlib's
+// speed, which is what a wheel's audit costs: docs/wheel-reading.md), which also computes the CRC;
+// stored entries and any other method are read through libzip. Either way a pass that reaches the
+// declared size checks that the content ends there and that its CRC is the one the archive records.
+// Every problem is a WheelReadError naming the entry.
+class ZipEntryStream final : public EntryStream {
+ public:
+  ZipEntryStream(zip* archive, std::uint64_t index);
+  ~ZipEntryStream() override;
+  ZipEntryStream(const ZipEntryStream&) = delete;
+  ZipEntryStream& operator=(const ZipEntryStream&) = delete;
+
+  std::uint64_t size() const override { return size_; }
+  void rewind() override;
+  std::size_t read(std::span<char> into) override;
+
+ private:
+  class Inflater;
+
+  // Inflating past the declared size means the header lied: the classic bomb shape. Reaching the
+  // end is also where the CRC is checked.
+  void check_ends_here();
+  [[noreturn]] void fail(const std::string& problem) const;
+  void close();
+
+  zip* archive_;
+  std::uint64_t index_;
+  std::string name_;
+  std::uint64_t size_ = 0;
+  std::uint32_t crc_ = 0;
+  bool inflate_here_ = false;  // a deflated, unencrypted entry: ISA-L inflates its raw bytes
+  struct FileCloser {
+    void operator()(zip_file* file) const;
+  };
+  std::unique_ptr<zip_file, FileCloser> file_;
+  std::unique_ptr<Inflater> inflater_;
+  std::uint64_t position_ = 0;
+  bool checked_end_ = false;
 };
 
 }  // namespace abicheck

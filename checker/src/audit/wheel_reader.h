@@ -6,7 +6,6 @@
 #include <memory>
 #include <optional>
 #include <span>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -17,13 +16,6 @@
 struct zip;
 
 namespace abicheck {
-
-// A wheel that cannot be audited as a whole: not a zip, corrupt, unsafe entry names, a zip bomb.
-// The message is one line without the file name.
-class WheelReadError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 // Bounds that keep a hostile archive from exhausting memory and time. Binary entries are streamed
 // (audit/entry_stream.h), so an entry's size bounds the work, not the memory; Mach-O and PE entries

@@ -6,11 +6,14 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 #include <zip.h>
+#include <zlib.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 #include "audit/elf_reader.h"
 #include "audit/entry_stream.h"
@@ -291,6 +294,109 @@ TEST_F(ElfStream, EntryShorterOrLongerThanItDeclaresFailsTheWheel) {
         wheel_error);
     EXPECT_NE(wheel_error.find("entry 'pkg/_C.so' " + std::string(problem)), std::string::npos)
         << declared << ": " << wheel_error;
+  }
+}
+
+TEST_F(ElfStream, DeflatedEntryWithAWrongCrcOrBrokenDataFailsTheWheel) {
+  // A deflated entry is inflated by ISA-L, which must still check what libzip checked: the CRC the
+  // archive records (local header offset 14, central directory entry 16) and the deflate data itself.
+  const fs::path wheel = scratch_ / "crc-1.0-py3-none-linux_x86_64.whl";
+  const std::string good = read_file(write_wheel(wheel, far_dynamic_, ZIP_CM_DEFLATE));
+  const std::size_t central = good.rfind(std::string("PK\x01\x02", 4));
+  std::string wrong_crc = good;
+  for (std::size_t at : {std::size_t{14}, central + 16}) wrong_crc[at] = static_cast<char>(wrong_crc[at] ^ 0x5a);
+  std::string broken_data = good;
+  for (std::size_t at = 1000; at < 1064; ++at) broken_data[at] = static_cast<char>(0xff);
+  for (const auto& [bytes, problem] : {std::pair{wrong_crc, "CRC error"}, std::pair{broken_data, ""}}) {
+    std::ofstream(wheel, std::ios::binary | std::ios::trunc) << bytes;
+    std::string wheel_error;
+    audit_wheel_entry(wheel, wheel_error);
+    EXPECT_NE(wheel_error.find("entry 'pkg/_C.so' is corrupt: " + std::string(problem)), std::string::npos)
+        << problem << ": " << wheel_error;
+  }
+}
+
+// Raw deflate of `bytes`; without its last block (a sync flush instead of the end) when `final` is false.
+std::string raw_deflate(const std::string& bytes, bool final) {
+  z_stream stream{};
+  EXPECT_EQ(deflateInit2(&stream, 1, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  std::string out(deflateBound(&stream, bytes.size()) + 64, '\0');
+  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+  stream.avail_in = static_cast<uInt>(bytes.size());
+  stream.next_out = reinterpret_cast<Bytef*>(out.data());
+  stream.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(deflate(&stream, final ? Z_FINISH : Z_SYNC_FLUSH), final ? Z_STREAM_END : Z_OK);
+  out.resize(stream.total_out);
+  deflateEnd(&stream);
+  return out;
+}
+
+// A zip written byte by byte, so that an entry's deflate data can be what libzip would never write:
+// each entry is {name, content, compressed bytes}, method deflate, the CRC and sizes of its content.
+fs::path write_hand_made_wheel(const fs::path& path, const std::vector<std::array<std::string, 3>>& entries) {
+  std::string out;
+  std::string central;
+  auto put = [](std::string& to, std::uint64_t value, int bytes) {
+    for (int at = 0; at < bytes; ++at) to.push_back(static_cast<char>((value >> (8 * at)) & 0xff));
+  };
+  for (const auto& [name, content, compressed] : entries) {
+    std::uint64_t offset = out.size();
+    auto crc = crc32(0, reinterpret_cast<const Bytef*>(content.data()), static_cast<uInt>(content.size()));
+    for (std::string* header : {&out, &central}) {
+      put(*header, header == &out ? 0x04034b50 : 0x02014b50, 4);
+      if (header == &central) put(*header, 20, 2);                          // made by
+      for (std::uint64_t field : {20, 0, 8, 0, 0}) put(*header, field, 2);  // version, flags, method, time, date
+      put(*header, crc, 4);
+      put(*header, compressed.size(), 4);
+      put(*header, content.size(), 4);
+      put(*header, name.size(), 2);
+      put(*header, 0, 2);  // extra field
+      if (header == &central) {
+        for (int field = 0; field < 3; ++field) put(*header, 0, 2);  // comment, disk, internal attributes
+        put(*header, 0, 4);                                          // external attributes
+        put(*header, offset, 4);
+      }
+      *header += name;
+    }
+    out += compressed;
+  }
+  std::uint64_t central_offset = out.size();
+  out += central;
+  put(out, 0x06054b50, 4);
+  for (std::uint64_t field : {0UL, 0UL, entries.size(), entries.size()}) put(out, field, 2);
+  put(out, central.size(), 4);
+  put(out, central_offset, 4);
+  put(out, 0, 2);
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << out;
+  return path;
+}
+
+TEST_F(ElfStream, DeflatedEntryWhoseDataEndsEarlyIsJudgedByItsSizeAndCrc) {
+  // As libzip had it before ISA-L inflated the entries: where the compressed bytes end, the data
+  // ends, last block or not, and the size and CRC judge what came out. An object whose last block is
+  // missing but whose content is whole reads as the file does; one cut in half is a CRC error; an
+  // empty deflated entry with no bytes at all (beside the object) is no error.
+  const std::string whole_data = raw_deflate(far_dynamic_, true);
+  const Outcome whole = whole_image(far_dynamic_);
+  struct Case {
+    std::string what;
+    std::string compressed;
+    std::string problem;  // empty: the wheel reads as the file does
+  };
+  for (const Case& each : {Case{"no last block", raw_deflate(far_dynamic_, false), ""},
+                           Case{"cut in half", whole_data.substr(0, whole_data.size() / 2), "CRC error"}}) {
+    std::string wheel_error;
+    Outcome entry = audit_wheel_entry(
+        write_hand_made_wheel(scratch_ / "hand-1.0-py3-none-linux_x86_64.whl",
+                              {{"pkg/__init__.py", "", ""}, {"pkg/_C.so", far_dynamic_, each.compressed}}),
+        wheel_error);
+    if (each.problem.empty()) {
+      EXPECT_EQ(wheel_error, "") << each.what;
+      expect_same(entry, whole, each.what);
+    } else {
+      EXPECT_NE(wheel_error.find("entry 'pkg/_C.so' is corrupt: " + each.problem), std::string::npos)
+          << each.what << ": " << wheel_error;
+    }
   }
 }
 
