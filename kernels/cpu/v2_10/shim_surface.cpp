@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "abiref/shim_check.h"
 #include "abiref/target_marker.h"
 
 namespace abiref::surface_2_10 {
@@ -22,7 +23,7 @@ using torch::stable::Tensor;
 // Owns a StableListHandle (torch_delete_list exactly once).
 class OwnedList {
  public:
-  explicit OwnedList(size_t reserve) { TORCH_ERROR_CODE_CHECK(torch_new_list_reserve_size(reserve, &handle_)); }
+  explicit OwnedList(size_t reserve) { ABIREF_SHIM_CHECK(torch_new_list_reserve_size(reserve, &handle_)); }
   ~OwnedList() { torch_delete_list(handle_); }
   OwnedList(const OwnedList&) = delete;
   OwnedList& operator=(const OwnedList&) = delete;
@@ -36,16 +37,14 @@ class OwnedList {
 // index past the end), every item read back through the handle.
 std::vector<int64_t> list_set_item(std::vector<int64_t> values, int64_t index, int64_t value) {
   OwnedList list(values.size());
-  for (int64_t item : values)
-    TORCH_ERROR_CODE_CHECK(torch_list_push_back(list.get(), torch::stable::detail::from(item)));
-  TORCH_ERROR_CODE_CHECK(
-      torch_list_set_item(list.get(), static_cast<size_t>(index), torch::stable::detail::from(value)));
+  for (int64_t item : values) ABIREF_SHIM_CHECK(torch_list_push_back(list.get(), torch::stable::detail::from(item)));
+  ABIREF_SHIM_CHECK(torch_list_set_item(list.get(), static_cast<size_t>(index), torch::stable::detail::from(value)));
   size_t size = 0;
-  TORCH_ERROR_CODE_CHECK(torch_list_size(list.get(), &size));
+  ABIREF_SHIM_CHECK(torch_list_size(list.get(), &size));
   std::vector<int64_t> items;
   for (size_t i = 0; i < size; ++i) {
     StableIValue item = 0;
-    TORCH_ERROR_CODE_CHECK(torch_list_get_item(list.get(), i, &item));
+    ABIREF_SHIM_CHECK(torch_list_get_item(list.get(), i, &item));
     items.push_back(torch::stable::detail::to<int64_t>(item));
   }
   return items;
@@ -64,11 +63,11 @@ Tensor thread_indices(int64_t n) {
   int64_t* data = out.mutable_data_ptr<int64_t>();
   torch::stable::parallel_for(0, n, 1, [&](int64_t begin, int64_t end) {
     uint32_t thread = 0;
-    TORCH_ERROR_CODE_CHECK(torch_get_thread_idx(&thread));
+    ABIREF_SHIM_CHECK(torch_get_thread_idx(&thread));
     for (int64_t i = begin; i < end; ++i) data[i] = static_cast<int64_t>(thread);
   });
   uint32_t outside = 0;
-  TORCH_ERROR_CODE_CHECK(torch_get_thread_idx(&outside));
+  ABIREF_SHIM_CHECK(torch_get_thread_idx(&outside));
   data[n] = static_cast<int64_t>(outside);
   return out;
 }

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 
+#include "abiref/shim_check.h"
 #include "abiref/target_marker.h"
 
 namespace abiref::surface_2_12 {
@@ -21,7 +22,7 @@ Tensor empty_with_code(int32_t dtype, int64_t n) {
   const std::array<int64_t, 1> sizes{n};
   const std::array<int64_t, 1> strides{1};
   AtenTensorHandle out = nullptr;
-  TORCH_ERROR_CODE_CHECK(
+  ABIREF_SHIM_CHECK(
       aoti_torch_empty_strided(1, sizes.data(), strides.data(), dtype, aoti_torch_device_type_cpu(), 0, &out));
   return Tensor(out);
 }
