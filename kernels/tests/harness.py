@@ -5,6 +5,7 @@ tests register with @case, the runner calls the ones whose group the build conta
 reports each op's result as data.
 """
 
+import ctypes
 import traceback
 
 import torch
@@ -85,6 +86,14 @@ def assert_raises(exception_type, message_part, call):
             raise AssertionError(f"raised {exception_type.__name__} without {message_part!r}: {error}") from None
         return
     raise AssertionError(f"expected {exception_type.__name__} containing {message_part!r}, nothing was raised")
+
+
+def take_reference(address):
+    """The Python object at `address` (an id()) whose new reference a kernel handed over: returns the
+    object and releases that reference, so the caller's variable holds the object as usual."""
+    obj = ctypes.cast(address, ctypes.py_object).value
+    ctypes.pythonapi.Py_DecRef(ctypes.py_object(obj))
+    return obj
 
 
 def run_cases(groups, backend, device_available):

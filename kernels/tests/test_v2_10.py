@@ -79,3 +79,51 @@ def describe_passes_strings_both_ways():
 def thread_count_matches_torch():
     if ops.thread_count() != torch.get_num_threads():
         raise AssertionError(f"{ops.thread_count()} != {torch.get_num_threads()}")
+
+
+@case("2.10", "list_set_item")
+def list_set_item_writes_through_the_handle():
+    for values, index, value in (([1, 2, 3], 0, 7), ([5], 0, -1), ([4, 5, 6, 7], 3, 0)):
+        expected = list(values)
+        expected[index] = value
+        actual = ops.list_set_item(values, index, value)
+        if actual != expected:
+            raise AssertionError(f"{values} [{index}] = {value}: {actual} != {expected}")
+    # libtorch's own message (libstdc++'s range check) where the headers carry it (2.13+), else the call.
+    assert_raises(RuntimeError, ("_M_range_check", "torch_list_set_item"), lambda: ops.list_set_item([1, 2], 2, 9))
+
+
+@case("2.10", "parse_device")
+def parse_device_matches_torch_device():
+    for text in ("cpu", "cuda", "cuda:1", "meta", "xpu:3", "mps"):
+        actual = ops.parse_device(text)
+        if actual != torch.device(text):
+            raise AssertionError(f"{text!r}: {actual!r} != {torch.device(text)!r}")
+    assert_raises(RuntimeError, ("Expected one of", "torch_parse_device_string"), lambda: ops.parse_device("teapot:0"))
+
+
+@case("2.10", "set_requires_grad")
+def set_requires_grad_shows_in_python():
+    x = make((3,), torch.float32)
+    ops.set_requires_grad(x, True)
+    if not x.requires_grad:
+        raise AssertionError("requires_grad was not set")
+    (x * 2).sum().backward()
+    assert_close(x.grad, torch.full((3,), 2.0), "gradient through the flagged tensor")
+    ops.set_requires_grad(x, False)
+    if x.requires_grad:
+        raise AssertionError("requires_grad was not cleared")
+    assert_raises(RuntimeError, ("floating point and complex dtype", "torch_set_requires_grad"),
+                  lambda: ops.set_requires_grad(make((3,), torch.int64), True))
+
+
+@case("2.10", "thread_indices")
+def thread_indices_stay_below_the_thread_count():
+    indices = ops.thread_indices(64)
+    if indices.shape != (65,) or indices.dtype != torch.int64:
+        raise AssertionError(f"shape {tuple(indices.shape)}, dtype {indices.dtype}")
+    threads = torch.get_num_threads()
+    if indices[:64].min() < 0 or indices[:64].max() >= threads:
+        raise AssertionError(f"thread indices {indices[:64].unique().tolist()} outside [0, {threads})")
+    if indices[64] != 0:
+        raise AssertionError(f"outside a parallel region the thread index is {int(indices[64])}, not 0")

@@ -203,11 +203,17 @@ std::string render_shim_coverage(const json& coverage) {
     for (const json& name : array_of(release, "hand_written_not_imported")) not_imported.push_back(name);
     std::vector<std::string> not_called;
     for (const json& name : array_of(release, "hand_written_imported_not_called")) not_called.push_back(name);
+    std::vector<std::string> not_applicable;
+    for (const json& shim : array_of(release, "hand_written_not_applicable")) {
+      not_applicable.push_back(fmt::format("{} ({})", text_of(shim, "name"), text_of(shim, "needs")));
+    }
     uncovered = fmt::format(
         "<details><summary>Not covered in {}</summary>\n<p>Not imported: <code>{}</code></p>\n<p>Imported, never "
-        "called: <code>{}</code></p></details>\n",
+        "called: <code>{}</code></p>\n<p>Not applicable here (a backend no cell ran on): <code>{}</code></p>"
+        "</details>\n",
         escape_markup(text_of(release, "release")), escape_markup(fmt::format("{}", fmt::join(not_imported, " "))),
-        escape_markup(fmt::format("{}", fmt::join(not_called, " "))));
+        escape_markup(fmt::format("{}", fmt::join(not_called, " "))),
+        escape_markup(fmt::format("{}", fmt::join(not_applicable, " "))));
   }
   html += "</tbody></table>\n";
   if (!measured) html += fmt::format("<p>Calls {}.</p>\n", escape_markup(text_of(coverage, "note")));

@@ -85,6 +85,10 @@ std::string cell_class(const json& cell) {
 json coverage_section(const ShimCoverage& coverage) {
   json releases = json::array();
   for (const auto& release : coverage.releases) {
+    json not_applicable = json::array();
+    for (const auto& shim : release.hand_written_not_applicable) {
+      not_applicable.push_back({{"name", shim.name}, {"needs", shim.needs}});
+    }
     releases.push_back({{"release", release.release.to_string()},
                         {"declared", release.declared},
                         {"imported", release.imported},
@@ -93,7 +97,8 @@ json coverage_section(const ShimCoverage& coverage) {
                         {"hand_written_imported", release.hand_written_imported},
                         {"hand_written_called", release.hand_written_called},
                         {"hand_written_not_imported", release.hand_written_not_imported},
-                        {"hand_written_imported_not_called", release.hand_written_imported_not_called}});
+                        {"hand_written_imported_not_called", release.hand_written_imported_not_called},
+                        {"hand_written_not_applicable", not_applicable}});
   }
   return {{"calls_measured", coverage.calls_measured}, {"note", coverage.note}, {"releases", releases}};
 }
@@ -112,6 +117,8 @@ std::vector<std::string> coverage_lines(const json& coverage) {
     const int called = release.value("hand_written_called", 0);
     std::string line = fmt::format("{}: hand-written shims {} declared, {} imported ({})", text(release, "release"),
                                    declared, imported, percent(imported, declared));
+    const auto not_applicable = release.value("hand_written_not_applicable", json::array()).size();
+    if (not_applicable > 0) line += fmt::format(" ({} more not applicable here)", not_applicable);
     if (measured) line += fmt::format(", {} called ({} of imported)", called, percent(called, imported));
     line +=
         fmt::format("; all shims {} declared, {} imported", release.value("declared", 0), release.value("imported", 0));
@@ -124,6 +131,15 @@ std::vector<std::string> coverage_lines(const json& coverage) {
 std::string joined(const json& names) {
   std::string list;
   for (const auto& name : names) list += (list.empty() ? "" : " ") + name.get<std::string>();
+  return list.empty() ? "none" : list;
+}
+
+// "aoti_torch_mps_free (USE_MPS) ...": the shims no cell could run, with the backend each needs.
+std::string joined_not_applicable(const json& release) {
+  std::string list;
+  for (const auto& shim : release.value("hand_written_not_applicable", json::array())) {
+    list += fmt::format("{}{} ({})", list.empty() ? "" : " ", text(shim, "name"), text(shim, "needs"));
+  }
   return list.empty() ? "none" : list;
 }
 
@@ -144,6 +160,8 @@ std::string render_matrix_coverage(const json& section) {
       rendered += fmt::format("  {} hand-written, imported but never called: {}\n", text(newest, "release"),
                               joined(newest.value("hand_written_imported_not_called", json::array())));
     }
+    rendered += fmt::format("  {} hand-written, not applicable here (a backend no cell ran on): {}\n",
+                            text(newest, "release"), joined_not_applicable(newest));
   }
   return rendered;
 }
@@ -176,6 +194,8 @@ std::string render_matrix_coverage_markdown(const json& section) {
       markdown += fmt::format("\nImported, never called ({}): {}\n", text(newest, "release"),
                               joined(newest.value("hand_written_imported_not_called", json::array())));
     }
+    markdown += fmt::format("\nNot applicable here, a backend no cell ran on ({}): {}\n", text(newest, "release"),
+                            joined_not_applicable(newest));
   }
   return markdown;
 }

@@ -1,39 +1,19 @@
 // Python object interop (2.15): the shims take a PyObject* and need the GIL, which torch.ops
 // releases around a kernel. The op receives the object's address as an int (CPython's id()) and
-// takes the GIL back through the interpreter's own exported functions, found with dlsym, so the
-// kernel needs no Python header and no libpython at link time.
-#include <dlfcn.h>
+// takes the GIL back (abiref/python_gil.h).
 #include <torch/csrc/stable/c/shim.h>
 #include <torch/csrc/stable/library.h>
 #include <torch/csrc/stable/macros.h>
 #include <torch/csrc/stable/tensor.h>
 
+#include "abiref/python_gil.h"
 #include "abiref/target_marker.h"
 
 namespace {
 
+using abiref::as_object;
+using abiref::GilHold;
 using torch::stable::Tensor;
-
-// Holds the GIL for its lifetime (PyGILState_Ensure / PyGILState_Release).
-class GilHold {
- public:
-  GilHold() {
-    ensure_ = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "PyGILState_Ensure"));
-    release_ = reinterpret_cast<void (*)(int)>(dlsym(RTLD_DEFAULT, "PyGILState_Release"));
-    STD_TORCH_CHECK(ensure_ != nullptr && release_ != nullptr, "no Python interpreter in this process");
-    state_ = ensure_();
-  }
-  ~GilHold() { release_(state_); }
-  GilHold(const GilHold&) = delete;
-  GilHold& operator=(const GilHold&) = delete;
-
- private:
-  int (*ensure_)() = nullptr;
-  void (*release_)(int) = nullptr;
-  int state_ = 0;
-};
-
-void* as_object(int64_t address) { return reinterpret_cast<void*>(static_cast<intptr_t>(address)); }
 
 bool is_tensor_object(int64_t address) {
   GilHold gil;
