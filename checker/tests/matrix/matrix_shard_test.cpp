@@ -25,7 +25,8 @@ std::string cell_name(const MatrixCell& cell) {
 
 TEST(MatrixShard, ParsesKOfNAndRefusesAnythingElse) {
   EXPECT_EQ(MatrixShard::parse("2/4").to_string(), "2/4");
-  for (const char* bad : {"0/2", "3/2", "2", "1/2/3", "a/b", "1/2x", ""}) EXPECT_THROW(MatrixShard::parse(bad), ToolError) << bad;
+  for (const char* bad : {"0/2", "3/2", "2", "1/2/3", "a/b", "1/2x", ""})
+    EXPECT_THROW(MatrixShard::parse(bad), ToolError) << bad;
   auto result = testing::run_cli({"matrix", "--shard", "3/2"});
   EXPECT_EQ(result.exit_code, 2) << result.output;
   EXPECT_EQ(result.tail(1), result.tail(5)) << "more than one line: " << result.output;
@@ -75,8 +76,15 @@ TEST(MatrixShard, AMergedCacheGivesTheWholeReportWithoutRunningAnything) {
                       << "\"\napi = \"stable\"\nbackends = [\"cpu\"]\nbuilds = [\"2.15\"]\ntargets = [\"2.14\", "
                          "\"2.15\"]\nruntimes = [\"2.15\"]\n";
   auto run = [&](const std::string& cache, const std::vector<std::string>& extra) {
-    std::vector<std::string> argv = {"matrix",      "--spec", spec.string(), "--cache-dir", (work.path() / cache).string(),
-                                     "--json",      (work.path() / (cache + ".json")).string(), "-j", "2"};
+    std::vector<std::string> argv = {"matrix",
+                                     "--spec",
+                                     spec.string(),
+                                     "--cache-dir",
+                                     (work.path() / cache).string(),
+                                     "--json",
+                                     (work.path() / (cache + ".json")).string(),
+                                     "-j",
+                                     "2"};
     argv.insert(argv.end(), extra.begin(), extra.end());
     auto result = testing::run_cli(argv);
     EXPECT_EQ(result.exit_code, 0) << result.output;
