@@ -27,13 +27,14 @@ void add_baselines_option(CLI::App* command, std::filesystem::path& baselines);
 // The committed baselines to use: the option's value, else the project's shim_decls/.
 std::filesystem::path baselines_or_default(const std::filesystem::path& baselines);
 
-// --spec FILE, --cache-dir DIR, -j/--jobs N and --fresh: how the reference-kernel matrix runs, the
-// same in matrix, release-gate and ci.
+// --spec FILE, --cache-dir DIR, -j/--jobs N, --fresh and --sample: how the reference-kernel matrix
+// runs, the same in matrix, release-gate and ci.
 struct MatrixRunFlags {
   std::filesystem::path spec;  // empty: matrix/default.toml of the project
   std::filesystem::path cache_dir;
   unsigned jobs = 0;
   bool fresh = false;
+  bool sample = false;
 };
 void add_matrix_run_options(CLI::App* command, MatrixRunFlags& flags);
 std::filesystem::path spec_or_default(const MatrixRunFlags& flags);

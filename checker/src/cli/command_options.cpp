@@ -36,6 +36,9 @@ void add_matrix_run_options(CLI::App* command, MatrixRunFlags& flags) {
                       "build and result cache (default: $XDG_CACHE_HOME/torch-abi-check/matrix-cache)");
   command->add_option("-j,--jobs", flags.jobs, "builds and cells run at once (default: number of CPUs)");
   command->add_flag("--fresh", flags.fresh, "ignore cached builds and results");
+  command->add_flag("--sample", flags.sample,
+                    "build each suite at its oldest and newest build release only (each at every target), "
+                    "instead of the spec's whole list");
 }
 
 std::filesystem::path spec_or_default(const MatrixRunFlags& flags) {
@@ -58,6 +61,7 @@ MatrixOptions matrix_options_from(const MatrixRunFlags& flags) {
   MatrixOptions options;
   options.cache_dir = flags.cache_dir.empty() ? default_matrix_cache_dir() : flags.cache_dir;
   options.fresh = flags.fresh;
+  options.sample_builds = flags.sample;
   options.jobs = jobs_or_cores(flags.jobs);
   options.progress = terminal_progress();
   return options;

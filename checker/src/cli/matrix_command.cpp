@@ -25,6 +25,7 @@ ExitCode run_matrix_command(const CommonOptions& common, const MatrixCommandOpti
   MatrixResult result = run_matrix(spec, open_store(common), matrix_options);
 
   std::string title = fmt::format("torch-abi-check matrix: {}", spec_path.filename().string());
+  if (matrix_options.sample_builds) title += ", sampled builds";
   if (matrix_options.shard) title += fmt::format(", shard {}", matrix_options.shard->to_string());
   nlohmann::json document = new_report_document("matrix", title, judge_matrix(result));
   document["matrix"] = matrix_section(result);

@@ -92,6 +92,7 @@ std::vector<PlannedCell> plan_cells(const MatrixSpec& spec, const ReleaseStore& 
       std::ranges::sort(builds, {}, &StoredRelease::version);
       auto [first, last] = std::ranges::unique(builds, {}, &StoredRelease::version);
       builds.erase(first, last);
+      if (options.sample_builds && builds.size() > 2) builds = {builds.front(), builds.back()};
       for (const auto& build : builds) {
         std::vector<TorchVersion> targets;
         if (suite.api == ExtensionApi::Unstable) {

@@ -81,6 +81,9 @@ struct MatrixOptions {
   std::optional<TorchVersion> newest_release;
   std::vector<StoredRelease> runtimes;
   std::optional<MatrixShard> shard;  // none: the whole matrix
+  // `--sample`: of each suite's build releases only the oldest and the newest, each still at every
+  // target and under every runtime (the two ends of the B >= T triangle, about a third of its cost).
+  bool sample_builds = false;
 };
 
 // The cache directory when --cache-dir is not given: $XDG_CACHE_HOME (or ~/.cache)/torch-abi-check/matrix-cache.
