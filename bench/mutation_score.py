@@ -12,12 +12,15 @@ process dies on a signal or hangs. The score is killed / mutants; the survivors 
 
 To keep it affordable: the torch release's Python imports torch once and forks one child per mutant
 (each child loads the library and runs the tests, as a cell does; a crash or hang ends only that
-child; the counter counts per child and reads each child's mutation from a file); a mutant's tests
-stop at the first failing case; and a shim the unmutated cell never calls is not mutated: no test
-can notice it, so it is counted a survivor without running.
+child; the counter counts per child and reads each child's mutation from a file); a mutant runs only
+the cases that call its shim (learnt first from one child per case against one that only loads the
+library; a shim called only while loading runs every case; --all-cases turns this off), and stops
+at the first failing one; and a shim the unmutated cell never calls is not mutated: no test can
+notice it, so it is counted a survivor without running.
 
 Usage: python3 bench/mutation_score.py --python TORCH_PY --library LIB.so --counter shim_counter.so
                                         --target 2.15 [--modes error,zero] [--jobs N] [--timeout S]
+                                        [--all-cases]
 (bench/mutation_score.sh builds the library and the counter and finds these.)
 """
 
@@ -43,29 +46,34 @@ def describe(ended):
     return {0: "passed", 1: "tests failed", 3: "load failed"}.get(ended["exit_code"], f"exit {ended['exit_code']}")
 
 
-def stop_at_first_failure(tests):
-    """A mutant is killed by its first failing case: run the cases one at a time, stop there."""
+def select_cases(tests, selected, stop_at_failure):
+    """Runs only the cases named in `selected` ((group, name) pairs; None: every case), one at a time,
+    stopping at the first failure when asked: a mutant is killed by its first failing case."""
     sys.path.insert(0, tests)
     import harness
 
     run_cases = harness.run_cases
+    wanted = None if selected is None else {tuple(key) for key in selected}
 
-    def until_a_failure(groups, backend, device_available):
+    def selected_cases(groups, backend, device_available):
         results = []
         registered = list(harness.CASES)
         for one in registered:
+            if wanted is not None and (one["group"], one["name"]) not in wanted:
+                continue
             harness.CASES[:] = [one]
             results += run_cases(groups, backend, device_available)
-            if results and results[-1]["outcome"] == "failed":
+            if stop_at_failure and results and results[-1]["outcome"] == "failed":
                 break
         harness.CASES[:] = registered
         return results
 
-    harness.run_cases = until_a_failure
+    harness.run_cases = selected_cases
 
 
 def serve(arguments):
-    """Runs inside the torch release's Python: import torch once, fork a cell per mutant."""
+    """Runs inside the torch release's Python: import torch once, fork a cell per job of the plan
+    (a JSON list of {"mutation": "shim=mode" or "", "cases": [[group, name], ...] or null for all})."""
     import torch  # noqa: F401  (imported once; every child inherits it)
 
     import run_cell
@@ -73,46 +81,71 @@ def serve(arguments):
 
     tests = os.path.join(ROOT, "kernels", "tests")
     sys.path.insert(0, tests)
-    mutants = [""] + [f"{name}={mode}" for mode in arguments.modes.split(",") for name in arguments.shims]
-    if arguments.shims:
-        mutants = mutants[1:]
+    with open(arguments.plan, encoding="utf-8") as stream:
+        jobs = json.load(stream)
 
-    def body(mutation):
+    def body(job):
         def run():
-            shim_counts.configure_child(mutation=mutation)
-            if mutation:
-                stop_at_first_failure(tests)
-            return run_cell.run_cell(arguments.library, arguments.target, "cpu", [tests],
-                                     os.path.join(arguments.work, f"result.{os.getpid()}.json"))
+            shim_counts.configure_child(mutation=job["mutation"])
+            if job["mutation"] or job["cases"] is not None:
+                select_cases(tests, job["cases"], stop_at_failure=bool(job["mutation"]))
+            result_path = os.path.join(arguments.work, f"result.{os.getpid()}.json")
+            return run_cell.run_cell(arguments.library, arguments.target, "cpu", [tests], result_path)
         return run
 
     pids = {}
-    results = {}
-    cells = [Cell(body(mutation), arguments.timeout, log=os.devnull) for mutation in mutants]
+    results = []
+    cells = [Cell(body(job), arguments.timeout, log=os.devnull) for job in jobs]
     for index, ended in run_forked(cells, arguments.jobs, on_start=pids.__setitem__):
         counts_file = shim_counts.collect_child(pids[index])
-        results[mutants[index]] = {"outcome": describe(ended), "seconds": ended["seconds"],
-                                   "counts": shim_counts.read_counts(counts_file)}
+        result_file = os.path.join(arguments.work, f"result.{pids[index]}.json")
+        ran = []
+        if os.path.exists(result_file):
+            with open(result_file, encoding="utf-8") as stream:
+                ran = [[case["group"], case["name"]] for case in json.load(stream).get("cases", [])]
+            os.remove(result_file)
+        results.append({"job": index, "outcome": describe(ended), "seconds": ended["seconds"], "cases": ran,
+                        "counts": shim_counts.read_counts(counts_file)})
         if counts_file:
             os.remove(counts_file)
+    results.sort(key=lambda result: result["job"])
     json.dump(results, sys.stdout)
     return 0
 
 
-def run_server(arguments, shims, work):
+def run_server(arguments, jobs, work):
+    """Runs the jobs in one server (one import of torch); returns one result per job, in order."""
     counts_base = os.path.join(work, "counts")
+    plan = os.path.join(work, "plan.json")
+    with open(plan, "w", encoding="utf-8") as stream:
+        json.dump(jobs, stream)
     environment = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", LD_AUDIT=arguments.counter,
                        TORCH_ABI_CHECK_AUDITED_LIBRARY=arguments.library, TORCH_ABI_CHECK_SHIM_COUNTS=counts_base,
                        TORCH_ABI_CHECK_SHIM_PER_PROCESS="1")
-    command = [arguments.python, os.path.abspath(__file__), "--serve", "--work", work, "--python", arguments.python,
-               "--library", arguments.library, "--counter", arguments.counter, "--target", arguments.target,
-               "--modes", arguments.modes, "--jobs", str(arguments.jobs), "--timeout", str(arguments.timeout)]
-    command += [argument for shim in shims for argument in ("--shim", shim)]
+    command = [arguments.python, os.path.abspath(__file__), "--serve", "--work", work, "--plan", plan,
+               "--python", arguments.python, "--library", arguments.library, "--counter", arguments.counter,
+               "--target", arguments.target, "--jobs", str(arguments.jobs), "--timeout", str(arguments.timeout)]
     process = subprocess.run(command, env=environment, capture_output=True, text=True, cwd=work)
     if process.returncode != 0:
         sys.stderr.write(process.stderr[-3000:])
         raise SystemExit(2)
     return json.loads(process.stdout.splitlines()[-1])
+
+
+def cases_calling(unmutated, per_case, load_only):
+    """Which cases call each shim: a case calls it when its child (load, then that case alone) called
+    it more often than a child that only loads. A shim called only while loading maps to every case,
+    since what it did wrong at load can show in any of them."""
+    every_case = unmutated["cases"]
+    calling = {name: [] for name in unmutated["counts"]}
+    for case, result in zip(every_case, per_case):
+        for name, calls in result["counts"].items():
+            if calls > load_only["counts"].get(name, 0):
+                calling.setdefault(name, []).append(case)
+    for name, cases in calling.items():
+        if not cases:
+            calling[name] = every_case
+    return calling
 
 
 def main():
@@ -126,15 +159,18 @@ def main():
     parser.add_argument("--timeout", type=int, default=120)
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--work", help=argparse.SUPPRESS)
-    parser.add_argument("--shim", dest="shims", action="append", default=[], help=argparse.SUPPRESS)
+    parser.add_argument("--plan", help=argparse.SUPPRESS)
+    parser.add_argument("--all-cases", action="store_true",
+                        help="run every case for every mutant (slower) instead of only the cases that call its shim")
     arguments = parser.parse_args()
     arguments.library = os.path.realpath(arguments.library)
     if arguments.serve:
         return serve(arguments)
 
+    modes = arguments.modes.split(",")
     with tempfile.TemporaryDirectory(prefix="mutation-") as work:
         started = time.monotonic()
-        unmutated = run_server(arguments, [], work)[""]
+        unmutated = run_server(arguments, [{"mutation": "", "cases": None}], work)[0]
         if unmutated["outcome"] != "passed":
             print(f"the unmutated cell does not pass ({unmutated['outcome']}); no score", file=sys.stderr)
             return 2
@@ -144,12 +180,28 @@ def main():
         print(f"library: {arguments.library}\nruntime: {arguments.python} (target {arguments.target})")
         print(f"unmutated cell: passed in {unmutated['seconds']:.1f} s after fork "
               f"({time.monotonic() - started:.0f} s with the import of torch); "
-              f"{len(imported)} shims imported, {len(called)} called")
+              f"{len(imported)} shims imported, {len(called)} called; {len(unmutated['cases'])} cases")
+
+        # Which cases call which shim: one child per case, and one that only loads the library.
+        calling = {name: None for name in called}
+        if not arguments.all_cases:
+            started = time.monotonic()
+            mapping = run_server(arguments, [{"mutation": "", "cases": []}] +
+                                 [{"mutation": "", "cases": [case]} for case in unmutated["cases"]], work)
+            if any(result["outcome"] != "passed" for result in mapping):
+                print("a case does not pass alone; run with --all-cases", file=sys.stderr)
+                return 2
+            calling = cases_calling(unmutated, mapping[1:], mapping[0])
+            print(f"case map: {len(mapping)} children in {time.monotonic() - started:.0f} s; a mutant runs only "
+                  f"the cases that call its shim")
+
+        mutants = [(name, mode) for mode in modes for name in sorted(called)]
         started = time.monotonic()
-        results = run_server(arguments, sorted(called), work)
+        finished = run_server(arguments, [{"mutation": f"{name}={mode}", "cases": calling[name]}
+                                          for name, mode in mutants], work)
+        results = {f"{name}={mode}": result for (name, mode), result in zip(mutants, finished)}
         wall = time.monotonic() - started
 
-    modes = arguments.modes.split(",")
     print(f"{len(called) * len(modes)} mutants run in {wall:.0f} s ({arguments.jobs} jobs, one import of torch); "
           f"the {len(imported) - len(called)} imported shims never called survive every mutation unrun")
     for mode in modes:
