@@ -489,3 +489,96 @@ def shim_conv_pointwise_matches_fused_convolutions():
     assert_close(accum, conv + other, "conv + add into accum")
     assert_close(in_place, conv + other, "conv + add into accum: returned")
     assert_close(transposed, torch.relu(torch.conv_transpose2d(x, wt, None, 1, 1)), "transposed conv + relu")
+
+
+@case("2.9", "shim_rnn_layer")
+def shim_rnn_layer_matches_mkldnn_rnn_layer_and_lstm():
+    if not shim_cpu_declared():
+        return
+    steps, batch, inputs, hidden = 5, 2, 3, 4
+    args = [make(shape, torch.float32, seed=s) for s, shape in enumerate(
+        ((steps, batch, inputs), (4 * hidden, inputs), (4 * hidden, hidden), (4 * hidden,), (4 * hidden,),
+         (batch, hidden), (batch, hidden)))]
+    expected = torch.ops.aten.mkldnn_rnn_layer(*args, False, [], 2, hidden, 1, True, False, False, False)
+    actual = ops.shim_rnn_layer(*args, hidden)
+    for i, name in enumerate(("output", "h", "c")):
+        assert_close(actual[i], expected[i], f"rnn layer {name}")
+    lstm = torch.nn.LSTM(inputs, hidden)
+    with torch.no_grad():
+        for parameter, value in zip((lstm.weight_ih_l0, lstm.weight_hh_l0, lstm.bias_ih_l0, lstm.bias_hh_l0), args[1:5]):
+            parameter.copy_(value)
+        output, _ = lstm(args[0], (args[5][None], args[6][None]))
+    assert_close(actual[0], output, "rnn layer against nn.LSTM")
+
+
+def quantized_inputs(shape, seed):
+    generator = torch.Generator().manual_seed(seed)
+    return torch.randint(0, 255, shape, dtype=torch.uint8, generator=generator), torch.tensor(0.02), torch.tensor(
+        5, dtype=torch.int32)
+
+
+def quantized_weights(shape, seed):
+    generator = torch.Generator().manual_seed(seed)
+    weight = torch.randint(-100, 100, shape, dtype=torch.int8, generator=generator)
+    return weight, torch.rand(shape[0], generator=generator) * 0.01 + 0.001, torch.zeros(shape[0], dtype=torch.int32)
+
+
+@case("2.9", "shim_qlinear")
+def shim_qlinear_matches_onednn_qlinear():
+    if not shim_cpu_declared():
+        return
+    qx, x_scale, x_zero = quantized_inputs((3, 8), 1)
+    weight, w_scale, w_zero = quantized_weights((5, 8), 2)
+    bias, other = make((5,), torch.float32, seed=3), make((3, 5), torch.float32, seed=4)
+    qw = torch.ops.onednn.qlinear_prepack(weight, [3, 8])
+    plain, added = ops.shim_qlinear(qx, x_scale, x_zero, qw, w_scale, w_zero, bias, other)
+    expected = torch.ops.onednn.qlinear_pointwise.tensor(qx, x_scale, x_zero, qw, w_scale, w_zero, bias, 1.0, 0,
+                                                         torch.float32, "none", [], "")
+    assert_close(plain, expected, "qlinear")
+    assert_close(plain, ((qx.float() - 5) * 0.02) @ (weight.float() * w_scale[:, None]).t() + bias, "qlinear by hand")
+    expected = torch.ops.onednn.qlinear_pointwise.binary_tensor(qx, x_scale, x_zero, qw, w_scale, w_zero, other, bias,
+                                                                1.0, 0, torch.float32, 1.0, 0, "add", 1.0, "none", [], "")
+    assert_close(added, expected, "qlinear + add")
+    assert_close(added, plain + other, "qlinear + add by hand")
+
+
+@case("2.9", "shim_qconv")
+def shim_qconv_matches_onednn_qconv():
+    if not shim_cpu_declared():
+        return
+    qx, x_scale, x_zero = quantized_inputs((1, 2, 5, 5), 1)
+    qx = qx.contiguous(memory_format=torch.channels_last)
+    weight, w_scale, w_zero = quantized_weights((3, 2, 3, 3), 2)
+    bias = make((3,), torch.float32, seed=3)
+    accum = make((1, 3, 5, 5), torch.float32, seed=4).contiguous(memory_format=torch.channels_last)
+    qw = torch.ops.onednn.qconv_prepack(weight, w_scale, 0.02, 5, [1, 1], [1, 1], [1, 1], 1, [1, 2, 5, 5])
+    plain, summed = ops.shim_qconv(qx, x_scale, x_zero, qw, w_scale, w_zero, bias, accum.clone())
+    by_hand = torch.conv2d((qx.float() - 5) * 0.02, weight.float() * w_scale[:, None, None, None], bias, 1, 1)
+    assert_close(plain, torch.ops.onednn.qconv_pointwise.tensor(qx, x_scale, x_zero, qw, w_scale, w_zero, bias, [1, 1],
+                                                                [1, 1], [1, 1], 1, 1.0, 0, torch.float32, "none", [],
+                                                                ""), "qconv")
+    assert_close(plain, by_hand, "qconv by hand")
+    assert_close(summed, by_hand + accum, "qconv + sum by hand")
+
+
+@case("2.9", "shim_all_reduce")
+def shim_all_reduce_matches_functional_collectives_on_one_rank():
+    if not shim_cpu_declared():
+        return
+    import torch.distributed as dist
+
+    dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)
+    try:
+        group = dist.group.WORLD.group_name
+        x, in_place = make((3, 4), torch.float32, seed=1), make((3, 4), torch.float32, seed=2)
+        before = in_place.clone()
+        expected = torch.ops._c10d_functional.wait_tensor(torch.ops._c10d_functional.all_reduce(x, "sum", group))
+        actual = ops.shim_all_reduce(x, in_place, int(group))
+        assert_close(actual, expected, "all_reduce then wait_tensor")
+        if actual.data_ptr() == x.data_ptr():
+            raise AssertionError("all_reduce returned its input, not a new tensor")
+        assert_close(in_place, before, "all_reduce_ on one rank")
+        assert_raises(RuntimeError, ("987", "aoti_torch_cpu__c10d_functional_all_reduce"),
+                      lambda: ops.shim_all_reduce(x, in_place, 987))
+    finally:
+        dist.destroy_process_group()

@@ -60,4 +60,14 @@ STABLE_TORCH_LIBRARY(abiref, m) {
   m.def(
       "shim_conv_pointwise(Tensor x, Tensor w, Tensor b, Tensor other, Tensor(a!) accum, Tensor wt) -> (Tensor, "
       "Tensor, Tensor, Tensor)");
+  m.def(
+      "shim_rnn_layer(Tensor input, Tensor w_ih, Tensor w_hh, Tensor b_ih, Tensor b_hh, Tensor hx, Tensor cx, int "
+      "hidden_size) -> (Tensor, Tensor, Tensor)");
+  m.def(
+      "shim_qlinear(Tensor qx, Tensor x_scale, Tensor x_zero_point, Tensor qw, Tensor w_scale, Tensor w_zero_point, "
+      "Tensor b, Tensor other) -> (Tensor, Tensor)");
+  m.def(
+      "shim_qconv(Tensor qx, Tensor x_scale, Tensor x_zero_point, Tensor qw, Tensor w_scale, Tensor w_zero_point, "
+      "Tensor b, Tensor(a!) accum) -> (Tensor, Tensor)");
+  m.def("shim_all_reduce(Tensor x, Tensor(a!) in_place, int group) -> Tensor");
 }

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 
 #include "abiref/boxing.h"
 
@@ -283,6 +284,90 @@ void boxed_shim_conv_pointwise(StableIValue* stack, uint64_t, uint64_t) {
   stack[2] = from(in_place_out);
   stack[3] = from(owned(transposed));
 }
+
+// One LSTM layer (mode 2) through oneDNN, forward, no batch sizes: output, h and c (the workspace is dropped).
+void boxed_shim_rnn_layer(StableIValue* stack, uint64_t, uint64_t) {
+  std::array<Tensor, 7> in{to<Tensor>(stack[0]), to<Tensor>(stack[1]), to<Tensor>(stack[2]), to<Tensor>(stack[3]),
+                           to<Tensor>(stack[4]), to<Tensor>(stack[5]), to<Tensor>(stack[6])};
+  const int64_t hidden_size = to<int64_t>(stack[7]);
+  std::array<AtenTensorHandle, 4> out{};
+  ABIREF_SHIM_CHECK(aoti_torch_cpu_mkldnn_rnn_layer(in[0].get(), in[1].get(), in[2].get(), in[3].get(), in[4].get(),
+                                                    in[5].get(), in[6].get(), 0, nullptr, 0, 2, hidden_size, 1, 1, 0, 0,
+                                                    0, &out[0], &out[1], &out[2], &out[3]));
+  std::array<Tensor, 4> results{owned(out[0]), owned(out[1]), owned(out[2]), owned(out[3])};
+  stack[0] = from(results[0]);
+  stack[1] = from(results[1]);
+  stack[2] = from(results[2]);
+}
+
+// The onednn quantized linear (float32 output, no post-op) and the same with `other` added.
+void boxed_shim_qlinear(StableIValue* stack, uint64_t, uint64_t) {
+  std::array<Tensor, 6> q{to<Tensor>(stack[0]), to<Tensor>(stack[1]), to<Tensor>(stack[2]),
+                          to<Tensor>(stack[3]), to<Tensor>(stack[4]), to<Tensor>(stack[5])};
+  Tensor b = to<Tensor>(stack[6]);
+  Tensor other = to<Tensor>(stack[7]);
+  AtenTensorHandle bias = b.get();
+  AtenTensorHandle other_handle = other.get();
+  const int32_t float32 = aoti_torch_dtype_float32();
+  AtenTensorHandle plain = nullptr;
+  ABIREF_SHIM_CHECK(aoti_torch_cpu__qlinear_pointwise_tensor(q[0].get(), q[1].get(), q[2].get(), q[3].get(), q[4].get(),
+                                                             q[5].get(), &bias, 1.0, 0, &float32, "none", nullptr, 0,
+                                                             "", &plain));
+  Tensor plain_out = owned(plain);
+  AtenTensorHandle added = nullptr;
+  ABIREF_SHIM_CHECK(aoti_torch_cpu__qlinear_pointwise_binary_tensor(
+      q[0].get(), q[1].get(), q[2].get(), q[3].get(), q[4].get(), q[5].get(), &other_handle, &bias, 1.0, 0, &float32,
+      1.0, 0, "add", 1.0, "none", nullptr, 0, "", &added));
+  stack[0] = from(plain_out);
+  stack[1] = from(owned(added));
+}
+
+// The onednn quantized 2-d convolution (stride, padding, dilation 1, one group, float32 output), plain
+// and with a float32 `accum` summed in.
+void boxed_shim_qconv(StableIValue* stack, uint64_t, uint64_t) {
+  std::array<Tensor, 6> q{to<Tensor>(stack[0]), to<Tensor>(stack[1]), to<Tensor>(stack[2]),
+                          to<Tensor>(stack[3]), to<Tensor>(stack[4]), to<Tensor>(stack[5])};
+  Tensor b = to<Tensor>(stack[6]);
+  Tensor accum = to<Tensor>(stack[7]);
+  AtenTensorHandle bias = b.get();
+  const std::array<int64_t, 2> ones{1, 1};
+  const int32_t float32 = aoti_torch_dtype_float32();
+  const char* algorithm = "";
+  double alpha = 1.0;
+  AtenTensorHandle plain = nullptr;
+  ABIREF_SHIM_CHECK(aoti_torch_cpu__qconv_pointwise_tensor(
+      q[0].get(), q[1].get(), q[2].get(), q[3].get(), q[4].get(), q[5].get(), &bias, ones.data(), 2, ones.data(), 2,
+      ones.data(), 2, 1, 1.0, 0, &float32, "none", nullptr, 0, &algorithm, &plain));
+  Tensor plain_out = owned(plain);
+  AtenTensorHandle summed = nullptr;
+  ABIREF_SHIM_CHECK(aoti_torch_cpu__qconv2d_pointwise_binary_tensor(
+      q[0].get(), q[1].get(), q[2].get(), q[3].get(), q[4].get(), q[5].get(), accum.get(), &bias, ones.data(), 2,
+      ones.data(), 2, ones.data(), 2, 1, 1.0, 0, &float32, 1.0, 0, "sum", &alpha, nullptr, nullptr, 0, nullptr,
+      &summed));
+  stack[0] = from(plain_out);
+  stack[1] = from(owned(summed));
+}
+
+// The functional collectives on the process group named by the number `group` (the test's one-rank
+// gloo group): all_reduce (new tensor) then wait_tensor, and all_reduce_ in place.
+void boxed_shim_all_reduce(StableIValue* stack, uint64_t, uint64_t) {
+  Tensor x = to<Tensor>(stack[0]);
+  Tensor in_place = to<Tensor>(stack[1]);
+  const std::string group = std::to_string(to<int64_t>(stack[2]));
+  AtenTensorHandle reduced = nullptr;
+  ABIREF_SHIM_CHECK(aoti_torch_cpu__c10d_functional_all_reduce(x.get(), "sum", group.c_str(), &reduced));
+  Tensor pending = owned(reduced);
+  AtenTensorHandle waited = nullptr;
+  ABIREF_SHIM_CHECK(aoti_torch_cpu__c10d_functional_wait_tensor(pending.get(), &waited));
+  Tensor done = owned(waited);
+  AtenTensorHandle same = nullptr;
+  ABIREF_SHIM_CHECK(aoti_torch_cpu__c10d_functional_all_reduce_(in_place.get(), "sum", group.c_str(), &same));
+  Tensor same_out = owned(same);
+  AtenTensorHandle waited_again = nullptr;
+  ABIREF_SHIM_CHECK(aoti_torch_cpu__c10d_functional_wait_tensor(same_out.get(), &waited_again));
+  owned(waited_again);
+  stack[0] = from(done);
+}
 #endif  // ABIREF_SHIM_CPU_DECLARED
 
 }  // namespace abiref_shim_surface_aten
@@ -302,12 +387,19 @@ STABLE_TORCH_LIBRARY_IMPL(abiref, CPU, m) {
   m.impl("shim_int4pack_mm", &abiref_shim_surface_aten::boxed_shim_int4pack_mm);
   m.impl("shim_linear_pointwise", &abiref_shim_surface_aten::boxed_shim_linear_pointwise);
   m.impl("shim_conv_pointwise", &abiref_shim_surface_aten::boxed_shim_conv_pointwise);
+  m.impl("shim_rnn_layer", &abiref_shim_surface_aten::boxed_shim_rnn_layer);
+  m.impl("shim_all_reduce", &abiref_shim_surface_aten::boxed_shim_all_reduce);
 #endif
 }
 
-#if ABIREF_SHIM_CPU_DECLARED && AT_MKL_ENABLED()
-// The weight that mkl._mkl_reorder_linear_weight packs is an MKL-DNN tensor, so the op dispatches here.
+#if ABIREF_SHIM_CPU_DECLARED
+// The weights that mkl._mkl_reorder_linear_weight and onednn's qlinear/qconv prepack make are MKL-DNN
+// tensors, so these ops dispatch here.
 STABLE_TORCH_LIBRARY_IMPL(abiref, MkldnnCPU, m) {
+#if AT_MKL_ENABLED()
   m.impl("shim_mkl_linear", &abiref_shim_surface_aten::boxed_shim_mkl_linear);
+#endif
+  m.impl("shim_qlinear", &abiref_shim_surface_aten::boxed_shim_qlinear);
+  m.impl("shim_qconv", &abiref_shim_surface_aten::boxed_shim_qconv);
 }
 #endif
