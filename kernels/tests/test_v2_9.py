@@ -327,3 +327,258 @@ def enum_codes_match_torchs():
     codes = ops.enum_codes(torch.zeros(1)).tolist()
     if codes != ENUM_CODES:
         raise AssertionError(f"{codes} != {ENUM_CODES}")
+
+
+# shim_surface_aten.cpp: the aten-like entry points of the hand-written C shim, against torch's eager ops.
+
+
+@case("2.9", "shim_convolution")
+def shim_convolution_matches_aten_convolution():
+    x = make((2, 4, 7, 6), torch.float32, seed=1)
+    for transposed, groups, stride, padding, dilation, output_padding in (
+            (False, 1, 1, 1, 1, 0), (False, 2, 2, 0, 2, 0), (True, 1, 2, 1, 1, 1)):
+        shape = (4, 6 // groups, 3, 3) if transposed else (6, 4 // groups, 3, 3)
+        weight, bias = make(shape, torch.float32, seed=2), make((6,), torch.float32, seed=3)
+        expected = torch.ops.aten.convolution(x, weight, bias, [stride] * 2, [padding] * 2, [dilation] * 2, transposed,
+                                              [output_padding] * 2, groups)
+        actual = ops.shim_convolution(x, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
+        assert_close(actual, expected, f"transposed {transposed} groups {groups} stride {stride}")
+    assert_raises(RuntimeError, ("expected input", "aoti_torch_convolution"),
+                  lambda: ops.shim_convolution(x, make((6, 3, 3, 3), torch.float32), bias, 1, 1, 1, False, 0, 1))
+
+
+@case("2.9", "shim_fft_c2c")
+def shim_fft_c2c_matches_aten_fft_c2c():
+    x = torch.complex(make((4, 6), torch.float32, seed=1), make((4, 6), torch.float32, seed=2))
+    for dim, normalization, forward in ((1, 0, True), (0, 1, False), (1, 2, True)):
+        expected = torch.ops.aten._fft_c2c(x, [dim], normalization, forward)
+        assert_close(ops.shim_fft_c2c(x, dim, normalization, forward), expected, f"dim {dim} norm {normalization}")
+
+
+@case("2.9", "shim_embedding_bag")
+def shim_embedding_bag_matches_aten_embedding_bag():
+    weight = make((10, 3), torch.float32, seed=1)
+    indices = torch.tensor([1, 2, 4, 5, 4, 3, 2, 9])
+    offsets = torch.tensor([0, 4, 6])
+    per_sample = make((8,), torch.float32, seed=2)
+    for mode, weighted, include_last, padding_idx in ((0, False, False, -1), (1, False, True, 4), (2, False, False, -1),
+                                                      (0, True, False, -1)):
+        expected = torch.ops.aten._embedding_bag(weight, indices, offsets, False, mode, False,
+                                                 per_sample if weighted else None, include_last, padding_idx)
+        actual = ops.shim_embedding_bag(weight, indices, offsets, mode, per_sample, weighted, include_last, padding_idx)
+        checked = (0, 2, 3) if mode == 2 else (0, 2)  # output, bag_size, and max_indices where max defines them
+        for i in checked:
+            assert_close(actual[i], expected[i], f"mode {mode} weighted {weighted}: result {i}")
+
+
+# CPU has no kernel for aten::_scaled_dot_product_flash_attention nor _efficient_attention (CUDA only):
+# on CPU these shims can only fail, and the test checks that torch's own error crosses them.
+@case("2.9", "shim_flash_attention")
+def shim_flash_attention_reports_torchs_missing_cpu_kernel():
+    q, k, v = (make((1, 2, 4, 8), torch.float32, seed=s) for s in range(3))
+    for v2 in (False, True):
+        name = "aoti_torch__scaled_dot_product_flash_attention" + ("_v2" if v2 else "")
+        assert_raises(RuntimeError, ("Could not run 'aten::_scaled_dot_product_flash_attention'", name),
+                      lambda: ops.shim_flash_attention(q, k, v, False, v2, 0.25))
+
+
+@case("2.9", "shim_efficient_attention")
+def shim_efficient_attention_reports_torchs_missing_cpu_kernel():
+    q, k, v = (make((1, 2, 4, 8), torch.float32, seed=s) for s in range(3))
+    assert_raises(RuntimeError, ("Could not run 'aten::_scaled_dot_product_efficient_attention'",
+                                 "aoti_torch__scaled_dot_product_efficient_attention"),
+                  lambda: ops.shim_efficient_attention(q, k, v))
+
+
+@case("2.9", "shim_scaled_mm")
+def shim_scaled_mm_matches_scaled_mm():
+    a = make((4, 8), torch.float32, seed=1).to(torch.float8_e4m3fn)
+    b = make((4, 8), torch.float32, seed=2).to(torch.float8_e4m3fn).t()
+    scale_a, scale_b = torch.tensor(0.5), torch.tensor(2.5)
+    bias = make((4,), torch.float32, seed=3)
+    expected = torch._scaled_mm(a, b, scale_a, scale_b, bias=bias, out_dtype=torch.float32)
+    for v2 in (False, True):
+        assert_close(ops.shim_scaled_mm(a, b, scale_a, scale_b, bias, v2), expected, f"v2 {v2}")
+
+
+@case("2.9", "shim_check_inf_and_nan")
+def shim_check_inf_and_nan_rejects_exactly_non_finite_tensors():
+    ops.shim_check_inf_and_nan(make((3, 4), torch.float32))
+    for bad, word in ((float("nan"), "NaN"), (float("inf"), "INF")):
+        x = make((3, 4), torch.float32)
+        x[1, 2] = bad
+        assert_raises(RuntimeError, (f"At least one {word} in checked", "aoti_torch_check_inf_and_nan"),
+                      lambda: ops.shim_check_inf_and_nan(x))
+
+
+@case("2.9", "shim_fbgemm_fp16_linear")
+def shim_fbgemm_fp16_linear_matches_fbgemm():
+    x, weight, bias = make((3, 8), torch.float32, seed=1), make((5, 8), torch.float32, seed=2), make((5,), torch.float32)
+    expected = torch.ops.aten.fbgemm_linear_fp16_weight(x, torch.ops.aten.fbgemm_pack_gemm_matrix_fp16(weight), bias)
+    actual = ops.shim_fbgemm_fp16_linear(x, weight, bias)
+    assert_close(actual, expected, "fbgemm fp16 linear")
+    error = float((actual - (x @ weight.t() + bias)).abs().max())  # fp16 weights: close to float32, not equal
+    if not error < 0.05:
+        raise AssertionError(f"fbgemm fp16 linear is {error} away from float32's")
+
+
+@case("2.9", "shim_wrapped_quantized_linear")
+def shim_wrapped_quantized_linear_matches_aten():
+    x, weight, bias = make((3, 8), torch.float32, seed=1), make((5, 8), torch.float32, seed=2), make((5,), torch.float32)
+    scales = (torch.tensor(0.05), torch.tensor(0.02), torch.tensor(0.1))
+    zeros = (torch.tensor(3, dtype=torch.int32), torch.tensor(0, dtype=torch.int32), torch.tensor(2, dtype=torch.int32))
+    packed = torch.ops.aten._wrapped_linear_prepack(weight, scales[1], zeros[1], bias)
+    expected = torch.ops.aten._wrapped_quantized_linear_prepacked(x, scales[0], zeros[0], packed, scales[2], zeros[2], 5)
+    actual = ops.shim_wrapped_quantized_linear(x, scales[0], zeros[0], weight, scales[1], zeros[1], bias, scales[2],
+                                               zeros[2])
+    if not torch.equal(actual, expected) or not bool(expected.abs().sum() > 0):
+        raise AssertionError(f"{actual} != {expected}")
+
+
+# shim_cpu.h is visible only to a 2.9-target build with 2.9's headers (see shim_surface_aten.cpp).
+def shim_cpu_declared():
+    return ops.shim_cpu_declared(torch.zeros(1))
+
+
+@case("2.9", "shim_int4pack_mm")
+def shim_int4pack_mm_matches_int4mm_packed_weight_cpu():
+    if not shim_cpu_declared():
+        return
+    n, k, group = 16, 64, 32
+    packed = torch.ops.aten._convert_weight_to_int4pack_for_cpu(torch.randint(0, 16, (n, k), dtype=torch.int32,
+                                                                              generator=torch.Generator().manual_seed(1)), 1)
+    scales_and_zeros = make((k // group, n, 2), torch.float32, seed=2)
+    x = make((3, k), torch.float32, seed=3)
+    group_size = torch.tensor(group)
+    expected = torch.ops.quantized.int4mm_packed_weight_cpu(x, packed, group_size, scales_and_zeros)
+    assert_close(ops.shim_int4pack_mm(x, packed, group_size, scales_and_zeros), expected, "int4 mm")
+
+
+@case("2.9", "shim_linear_pointwise")
+def shim_linear_pointwise_matches_fused_linear():
+    if not shim_cpu_declared():
+        return
+    x, w, b = make((3, 4), torch.float32, seed=1), make((5, 4), torch.float32, seed=2), make((5,), torch.float32)
+    other = make((3, 5), torch.float32, seed=3)
+    relu, added = ops.shim_linear_pointwise(x, w, b, other)
+    assert_close(relu, torch.relu(x @ w.t() + b), "linear + relu")
+    assert_close(added, x @ w.t() + b + other, "linear + add")
+
+
+@case("2.9", "shim_mkl_linear")
+def shim_mkl_linear_matches_linear():
+    if not shim_cpu_declared() or not torch.backends.mkl.is_available():
+        return
+    x, w, b = make((3, 4), torch.float32, seed=1), make((5, 4), torch.float32, seed=2), make((5,), torch.float32)
+    packed = torch.ops.mkl._mkl_reorder_linear_weight(w, 3)
+    assert_close(ops.shim_mkl_linear(x, packed, w, b, 3), torch.ops.mkl._mkl_linear(x, packed, w, b, 3), "mkl linear")
+    assert_close(ops.shim_mkl_linear(x, packed, w, b, 3), x @ w.t() + b, "mkl linear against linear")
+
+
+@case("2.9", "shim_conv_pointwise")
+def shim_conv_pointwise_matches_fused_convolutions():
+    if not shim_cpu_declared():
+        return
+    x, w, b = make((1, 2, 5, 5), torch.float32, seed=1), make((3, 2, 3, 3), torch.float32, seed=2), make((3,), torch.float32)
+    other, wt = make((1, 3, 5, 5), torch.float32, seed=3), make((2, 3, 3, 3), torch.float32, seed=4)
+    accum = other.clone()
+    relu, added, in_place, transposed = ops.shim_conv_pointwise(x, w, b, other, accum, wt)
+    conv = torch.conv2d(x, w, b, 1, 1)
+    assert_close(relu, torch.relu(conv), "conv + relu")
+    assert_close(added, conv + other, "conv + add")
+    assert_close(accum, conv + other, "conv + add into accum")
+    assert_close(in_place, conv + other, "conv + add into accum: returned")
+    assert_close(transposed, torch.relu(torch.conv_transpose2d(x, wt, None, 1, 1)), "transposed conv + relu")
+
+
+@case("2.9", "shim_rnn_layer")
+def shim_rnn_layer_matches_mkldnn_rnn_layer_and_lstm():
+    if not shim_cpu_declared():
+        return
+    steps, batch, inputs, hidden = 5, 2, 3, 4
+    args = [make(shape, torch.float32, seed=s) for s, shape in enumerate(
+        ((steps, batch, inputs), (4 * hidden, inputs), (4 * hidden, hidden), (4 * hidden,), (4 * hidden,),
+         (batch, hidden), (batch, hidden)))]
+    expected = torch.ops.aten.mkldnn_rnn_layer(*args, False, [], 2, hidden, 1, True, False, False, False)
+    actual = ops.shim_rnn_layer(*args, hidden)
+    for i, name in enumerate(("output", "h", "c")):
+        assert_close(actual[i], expected[i], f"rnn layer {name}")
+    lstm = torch.nn.LSTM(inputs, hidden)
+    with torch.no_grad():
+        for parameter, value in zip((lstm.weight_ih_l0, lstm.weight_hh_l0, lstm.bias_ih_l0, lstm.bias_hh_l0), args[1:5]):
+            parameter.copy_(value)
+        output, _ = lstm(args[0], (args[5][None], args[6][None]))
+    assert_close(actual[0], output, "rnn layer against nn.LSTM")
+
+
+def quantized_inputs(shape, seed):
+    generator = torch.Generator().manual_seed(seed)
+    return torch.randint(0, 255, shape, dtype=torch.uint8, generator=generator), torch.tensor(0.02), torch.tensor(
+        5, dtype=torch.int32)
+
+
+def quantized_weights(shape, seed):
+    generator = torch.Generator().manual_seed(seed)
+    weight = torch.randint(-100, 100, shape, dtype=torch.int8, generator=generator)
+    return weight, torch.rand(shape[0], generator=generator) * 0.01 + 0.001, torch.zeros(shape[0], dtype=torch.int32)
+
+
+@case("2.9", "shim_qlinear")
+def shim_qlinear_matches_onednn_qlinear():
+    if not shim_cpu_declared():
+        return
+    qx, x_scale, x_zero = quantized_inputs((3, 8), 1)
+    weight, w_scale, w_zero = quantized_weights((5, 8), 2)
+    bias, other = make((5,), torch.float32, seed=3), make((3, 5), torch.float32, seed=4)
+    qw = torch.ops.onednn.qlinear_prepack(weight, [3, 8])
+    plain, added = ops.shim_qlinear(qx, x_scale, x_zero, qw, w_scale, w_zero, bias, other)
+    expected = torch.ops.onednn.qlinear_pointwise.tensor(qx, x_scale, x_zero, qw, w_scale, w_zero, bias, 1.0, 0,
+                                                         torch.float32, "none", [], "")
+    assert_close(plain, expected, "qlinear")
+    assert_close(plain, ((qx.float() - 5) * 0.02) @ (weight.float() * w_scale[:, None]).t() + bias, "qlinear by hand")
+    expected = torch.ops.onednn.qlinear_pointwise.binary_tensor(qx, x_scale, x_zero, qw, w_scale, w_zero, other, bias,
+                                                                1.0, 0, torch.float32, 1.0, 0, "add", 1.0, "none", [], "")
+    assert_close(added, expected, "qlinear + add")
+    assert_close(added, plain + other, "qlinear + add by hand")
+
+
+@case("2.9", "shim_qconv")
+def shim_qconv_matches_onednn_qconv():
+    if not shim_cpu_declared():
+        return
+    qx, x_scale, x_zero = quantized_inputs((1, 2, 5, 5), 1)
+    qx = qx.contiguous(memory_format=torch.channels_last)
+    weight, w_scale, w_zero = quantized_weights((3, 2, 3, 3), 2)
+    bias = make((3,), torch.float32, seed=3)
+    accum = make((1, 3, 5, 5), torch.float32, seed=4).contiguous(memory_format=torch.channels_last)
+    qw = torch.ops.onednn.qconv_prepack(weight, w_scale, 0.02, 5, [1, 1], [1, 1], [1, 1], 1, [1, 2, 5, 5])
+    plain, summed = ops.shim_qconv(qx, x_scale, x_zero, qw, w_scale, w_zero, bias, accum.clone())
+    by_hand = torch.conv2d((qx.float() - 5) * 0.02, weight.float() * w_scale[:, None, None, None], bias, 1, 1)
+    assert_close(plain, torch.ops.onednn.qconv_pointwise.tensor(qx, x_scale, x_zero, qw, w_scale, w_zero, bias, [1, 1],
+                                                                [1, 1], [1, 1], 1, 1.0, 0, torch.float32, "none", [],
+                                                                ""), "qconv")
+    assert_close(plain, by_hand, "qconv by hand")
+    assert_close(summed, by_hand + accum, "qconv + sum by hand")
+
+
+@case("2.9", "shim_all_reduce")
+def shim_all_reduce_matches_functional_collectives_on_one_rank():
+    if not shim_cpu_declared():
+        return
+    import torch.distributed as dist
+
+    dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)
+    try:
+        group = dist.group.WORLD.group_name
+        x, in_place = make((3, 4), torch.float32, seed=1), make((3, 4), torch.float32, seed=2)
+        before = in_place.clone()
+        expected = torch.ops._c10d_functional.wait_tensor(torch.ops._c10d_functional.all_reduce(x, "sum", group))
+        actual = ops.shim_all_reduce(x, in_place, int(group))
+        assert_close(actual, expected, "all_reduce then wait_tensor")
+        if actual.data_ptr() == x.data_ptr():
+            raise AssertionError("all_reduce returned its input, not a new tensor")
+        assert_close(in_place, before, "all_reduce_ on one rank")
+        assert_raises(RuntimeError, ("987", "aoti_torch_cpu__c10d_functional_all_reduce"),
+                      lambda: ops.shim_all_reduce(x, in_place, 987))
+    finally:
+        dist.destroy_process_group()

@@ -37,4 +37,37 @@ STABLE_TORCH_LIBRARY(abiref, m) {
   m.def("zeroed_(Tensor(a!) x) -> ()");
   m.def("grad_mode_flip(Tensor like) -> (bool, bool)");
   m.def("enum_codes(Tensor like) -> Tensor");
+  // shim_surface_aten.cpp: the aten-like entry points of the hand-written C shim called directly.
+  m.def(
+      "shim_convolution(Tensor input, Tensor weight, Tensor bias, int stride, int padding, int dilation, bool "
+      "transposed, int output_padding, int groups) -> Tensor");
+  m.def("shim_fft_c2c(Tensor x, int dim, int normalization, bool forward) -> Tensor");
+  m.def(
+      "shim_embedding_bag(Tensor weight, Tensor indices, Tensor offsets, int mode, Tensor per_sample_weights, bool "
+      "weighted, bool include_last_offset, int padding_idx) -> (Tensor, Tensor, Tensor, Tensor)");
+  m.def("shim_flash_attention(Tensor q, Tensor k, Tensor v, bool is_causal, bool v2, float scale) -> (Tensor, Tensor)");
+  m.def("shim_efficient_attention(Tensor q, Tensor k, Tensor v) -> (Tensor, Tensor)");
+  m.def("shim_scaled_mm(Tensor a, Tensor b, Tensor scale_a, Tensor scale_b, Tensor bias, bool v2) -> Tensor");
+  m.def("shim_check_inf_and_nan(Tensor x) -> ()");
+  m.def("shim_fbgemm_fp16_linear(Tensor input, Tensor weight, Tensor bias) -> Tensor");
+  m.def(
+      "shim_wrapped_quantized_linear(Tensor input, Tensor input_scale, Tensor input_zero_point, Tensor weight, Tensor "
+      "weight_scale, Tensor weight_zero_point, Tensor bias, Tensor out_scale, Tensor out_zero_point) -> Tensor");
+  m.def("shim_cpu_declared(Tensor like) -> bool");
+  m.def("shim_int4pack_mm(Tensor x, Tensor w, Tensor group_size, Tensor scales_and_zeros) -> Tensor");
+  m.def("shim_linear_pointwise(Tensor x, Tensor w, Tensor b, Tensor other) -> (Tensor, Tensor)");
+  m.def("shim_mkl_linear(Tensor x, Tensor packed, Tensor w, Tensor b, int batch) -> Tensor");
+  m.def(
+      "shim_conv_pointwise(Tensor x, Tensor w, Tensor b, Tensor other, Tensor(a!) accum, Tensor wt) -> (Tensor, "
+      "Tensor, Tensor, Tensor)");
+  m.def(
+      "shim_rnn_layer(Tensor input, Tensor w_ih, Tensor w_hh, Tensor b_ih, Tensor b_hh, Tensor hx, Tensor cx, int "
+      "hidden_size) -> (Tensor, Tensor, Tensor)");
+  m.def(
+      "shim_qlinear(Tensor qx, Tensor x_scale, Tensor x_zero_point, Tensor qw, Tensor w_scale, Tensor w_zero_point, "
+      "Tensor b, Tensor other) -> (Tensor, Tensor)");
+  m.def(
+      "shim_qconv(Tensor qx, Tensor x_scale, Tensor x_zero_point, Tensor qw, Tensor w_scale, Tensor w_zero_point, "
+      "Tensor b, Tensor(a!) accum) -> (Tensor, Tensor)");
+  m.def("shim_all_reduce(Tensor x, Tensor(a!) in_place, int group) -> Tensor");
 }
