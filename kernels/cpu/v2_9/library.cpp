@@ -37,4 +37,14 @@ STABLE_TORCH_LIBRARY(abiref, m) {
   m.def("zeroed_(Tensor(a!) x) -> ()");
   m.def("grad_mode_flip(Tensor like) -> (bool, bool)");
   m.def("enum_codes(Tensor like) -> Tensor");
+  // shim_surface_runtime.cpp: the runtime utilities of the hand-written C shim.
+  m.def("profiled_clone(Tensor x) -> Tensor");
+  m.def("pool_view(Tensor(a) pool, int offset_bytes, int rows, int cols) -> Tensor(a)");
+  m.def("checked_clone(Tensor x, bool ok) -> Tensor");
+  m.def("warned_clone(Tensor x) -> Tensor");
+  m.def("guarded_devices(Tensor like, int index, int next_index) -> (int, int)");
+  m.def("pinned_empty(Tensor like, int rows, int cols) -> Tensor");
+  m.def("uninitialized_copy(Tensor x) -> (bool, bool, Tensor)");
+  m.def("printed(Tensor x) -> ()");
+  m.def("saved(Tensor x) -> ()");
 }
