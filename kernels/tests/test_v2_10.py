@@ -127,3 +127,28 @@ def thread_indices_stay_below_the_thread_count():
         raise AssertionError(f"thread indices {indices[:64].unique().tolist()} outside [0, {threads})")
     if indices[64] != 0:
         raise AssertionError(f"outside a parallel region the thread index is {int(indices[64])}, not 0")
+
+
+# ivalues.cpp: boxed values made through the C shim, the inputs of a profiler range.
+@case("2.10", "profiled_inputs")
+def profiled_inputs_are_the_ranges_recorded_inputs():
+    x = make((2, 3), torch.float32)
+    references = x._use_count()
+    with torch.autograd.profiler.profile(record_shapes=True) as profile:
+        result = ops.profiled_inputs(x, 7, "abiref label")
+    # The boxed tensor held a reference to x until aoti_torch_delete_c10_value_object freed it.
+    if x._use_count() != references:
+        raise AssertionError(f"x has {x._use_count()} references after the op, {references} before: a value leaked")
+    assert_close(result, x, "clone inside the range")
+    ranges = [event for event in profile.function_events if event.name == "abiref::ivalue_range"]
+    if len(ranges) != 1:
+        raise AssertionError(f"{len(ranges)} events named abiref::ivalue_range, not 1")
+    # The profiler records a tensor's shape and an int's value; a string and a list of strings are
+    # recorded as inputs without shape or value (their count shows they arrived).
+    shapes = [list(shape) for shape in ranges[0].input_shapes]
+    concrete = list(ranges[0].concrete_inputs)
+    if shapes != [[2, 3], [], [], []] or len(concrete) != 4 or concrete[1] != 7:
+        raise AssertionError(f"recorded input shapes {shapes}, concrete inputs {concrete}")
+    children = [child.name for child in ranges[0].cpu_children]
+    if children != ["aten::clone"]:
+        raise AssertionError(f"the range holds {children}, not the clone (was it ended?)")

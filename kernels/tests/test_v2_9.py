@@ -1,5 +1,11 @@
 """Tests of the 2.9 group against torch's eager results."""
 
+import ctypes
+import os
+import sys
+import tempfile
+import warnings
+
 import torch
 
 from harness import FLOAT_DTYPES, NUMERIC_DTYPES, assert_close, assert_raises, case, layouts, make
@@ -582,3 +588,169 @@ def shim_all_reduce_matches_functional_collectives_on_one_rank():
                       lambda: ops.shim_all_reduce(x, in_place, 987))
     finally:
         dist.destroy_process_group()
+
+
+# shim_surface_runtime.cpp: the runtime utilities of the hand-written C shim.
+
+
+def _captured_output(fd, call):
+    """What `call` writes on file descriptor `fd` (1 or 2) from C or C++, as text."""
+    with tempfile.TemporaryFile(mode="w+b") as sink:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        saved = os.dup(fd)
+        os.dup2(sink.fileno(), fd)
+        try:
+            call()
+            ctypes.CDLL(None).fflush(None)
+        finally:
+            os.dup2(saved, fd)
+            os.close(saved)
+        sink.seek(0)
+        return sink.read().decode(errors="replace")
+
+
+@case("2.9", "profiled_clone")
+def profiled_clone_opens_a_range_the_profiler_records():
+    x = make((2, 3), torch.float32)
+    with torch.autograd.profiler.profile() as profile:
+        result = ops.profiled_clone(x)
+    assert_close(result, x, "clone inside the range")
+    ranges = [event for event in profile.function_events if event.name == "abiref::runtime_range"]
+    if len(ranges) != 1:
+        raise AssertionError(f"{len(ranges)} events named abiref::runtime_range, not 1")
+    # Ended by aoti_record_function_end: the clone nests inside the range, which closes before the op
+    # does (a range never ended is closed by the profiler with its op, and holds nothing).
+    outer = [event for event in profile.function_events if event.name == "abiref::profiled_clone"]
+    children = [child.name for child in ranges[0].cpu_children]
+    if children != ["aten::clone"] or len(outer) != 1 or not ranges[0].time_range.end < outer[0].time_range.end:
+        raise AssertionError(f"the range holds {children} and ends at {ranges[0].time_range.end}, its op at "
+                             f"{[event.time_range.end for event in outer]}")
+
+
+@case("2.9", "pool_view")
+def pool_view_is_the_pool_bytes_seen_as_float32():
+    pool = torch.arange(64, dtype=torch.uint8)
+    view = ops.pool_view(pool, 8, 2, 3)
+    expected = pool[8:32].view(torch.float32).view(2, 3)
+    if view.dtype != torch.float32 or view.shape != (2, 3) or view.stride() != (3, 1):
+        raise AssertionError(f"{view.dtype} {tuple(view.shape)} {view.stride()}")
+    if view.data_ptr() != pool.data_ptr() + 8 or not torch.equal(view, expected):
+        raise AssertionError(f"not the pool's bytes 8..32: {view} != {expected}")
+    view.fill_(1.5)  # a view: writing through it changes the pool
+    if not torch.equal(pool[8:32].view(torch.float32), torch.full((6,), 1.5)):
+        raise AssertionError("writing through the view left the pool unchanged")
+
+
+@case("2.9", "checked_clone")
+def checked_clone_raises_torchs_error_with_the_message():
+    x = make((4,), torch.float64)
+    assert_close(ops.checked_clone(x, True), x, "a passing check")
+    assert_raises(RuntimeError, "abiref checked_clone: ok was false", lambda: ops.checked_clone(x, False))
+
+
+def _warnings_of(call):
+    """The messages of the Python warnings `call` raises, and the text it writes on standard error."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        text = _captured_output(2, call)
+    return [str(warning.message) for warning in caught], text
+
+
+@case("2.9", "warned_clone")
+def warned_clone_warns_where_torchs_own_warnings_go():
+    # A TORCH_WARN inside an op called through torch.ops reaches Python's warnings in 2.15; in 2.9 to
+    # 2.14 torch's default handler writes it on standard error. An aten op's warning shows which, and
+    # the shim's warning must arrive the same way.
+    a = torch.ones(3)
+    reference = _warnings_of(lambda: torch.ops.aten.add.out(a, a, out=torch.empty(5)))
+    as_python = any("resized" in message for message in reference[0])
+    on_stderr = "resized" in reference[1]
+    x = make((3,), torch.float32)
+    results = []
+    messages, text = _warnings_of(lambda: results.append(ops.warned_clone(x)))
+    assert_close(results[0], x, "clone after the warning")
+    wanted = "abiref warned_clone: a runtime warning"
+    seen_as_python = any(wanted in message for message in messages)
+    seen_on_stderr = wanted in text
+    if not (seen_as_python or seen_on_stderr):
+        raise AssertionError(f"the warning was not seen: warnings {messages}, standard error {text!r}")
+    if (as_python or on_stderr) and (seen_as_python, seen_on_stderr) != (as_python, on_stderr):
+        raise AssertionError(f"torch's warning went to Python {as_python}, stderr {on_stderr}; the shim's to "
+                             f"Python {seen_as_python}, stderr {seen_on_stderr}")
+
+
+@case("2.9", "guarded_devices")
+def guarded_devices_follow_the_guard_or_are_refused_without_an_accelerator():
+    if torch.cuda.is_available():
+        last = torch.cuda.device_count() - 1
+        like = torch.zeros(1, device="cuda")
+        before = torch.cuda.current_device()
+        actual = tuple(ops.guarded_devices(like, last, 0))
+        if actual != (last, 0) or torch.cuda.current_device() != before:
+            raise AssertionError(f"{actual} != {(last, 0)}, or the device was not restored")
+    else:
+        # A CUDA torch without a GPU fails to initialise CUDA; a CPU-only torch has no accelerator.
+        refused = ("CUDA", "accelerator", "aoti_torch_create_device_guard")
+        assert_raises(RuntimeError, refused, lambda: ops.guarded_devices(torch.zeros(1), 0, 0))
+
+
+@case("2.9", "pinned_empty")
+def pinned_empty_is_pinned_or_refused_as_torch_refuses():
+    like = torch.zeros(1, dtype=torch.float64)
+    try:
+        eager = torch.empty_strided((2, 3), (3, 1), dtype=torch.float64, pin_memory=True)
+    except RuntimeError as error:  # no GPU: torch needs its driver for pinned memory
+        words = str(error).split(".")[0]
+        assert_raises(RuntimeError, (words, "aoti_torch_empty_strided_pinned"), lambda: ops.pinned_empty(like, 2, 3))
+        return
+    pinned = ops.pinned_empty(like, 2, 3)
+    facts = (pinned.shape, pinned.stride(), pinned.dtype, pinned.device, pinned.is_pinned())
+    if facts != (eager.shape, eager.stride(), eager.dtype, eager.device, eager.is_pinned()):
+        raise AssertionError(f"{facts} differ from torch's pinned tensor")
+
+
+@case("2.9", "uninitialized_copy")
+def uninitialized_copy_starts_undefined_and_holds_a_copy():
+    for name, x in layouts(torch.float32):
+        if name == "expanded":  # an empty tensor with its strides would overlap itself: nothing to copy into
+            continue
+        defined_before, defined_after, copy = ops.uninitialized_copy(x)
+        if defined_before or not defined_after:
+            raise AssertionError(f"{name}: defined before {defined_before}, after {defined_after}")
+        assert_close(copy, x, name)
+        if x.numel() > 1 and (copy.stride() != x.stride() or copy.data_ptr() == x.data_ptr()):
+            raise AssertionError(f"{name}: strides {copy.stride()} != {x.stride()}, or not a copy")
+
+
+@case("2.9", "printed")
+def printed_shows_the_message_values_and_summary():
+    x = torch.tensor([[1.5, -2.0, 4.0], [0.0, 8.0, 3.5]])
+    text = _captured_output(1, lambda: ops.printed(x))
+    expected = ["abiref printed", "Number of elements: 6", "Min value: -2", "Max value: 8", "Size: [2, 3]",
+                "Stride: [3, 1]", "-2.0000", "8.0000"]
+    missing = [part for part in expected if part not in text]
+    if missing:
+        raise AssertionError(f"{missing} not in the printed text {text!r}")
+
+
+@case("2.9", "saved")
+def saved_tensor_is_read_back_by_torch_load():
+    x = make((3, 4), torch.float64, seed=5)
+    with tempfile.TemporaryDirectory() as directory:
+        before = os.getcwd()
+        os.chdir(directory)
+        try:
+            os.mkdir("tmp")  # torch creates tmp/aoti_torch under the current directory, not its parent
+            _captured_output(1, lambda: ops.saved(x))
+        finally:
+            os.chdir(before)
+        # 2.9 writes tmp/aoti_torch/NAME; from 2.10 torch joins the folder and NAME without a separator
+        # (tmp/aoti_torchNAME). Either is torch's own choice: the file is found wherever torch put it.
+        name = "abiref_launch_abiref_kernel_abiref_tensor_cpu.pt"
+        found = [os.path.join(folder, file) for folder, _, files in os.walk(directory) for file in files
+                 if file.endswith(name)]
+        if len(found) != 1:
+            raise AssertionError(f"{len(found)} saved files named *{name}: {found}")
+        path = found[0]
+        assert_close(torch.load(path), x, "the saved tensor")

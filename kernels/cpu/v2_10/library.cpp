@@ -13,4 +13,6 @@ STABLE_TORCH_LIBRARY_FRAGMENT(abiref, m) {
   m.def("dispatch_neg(Tensor x) -> Tensor");
   m.def("describe(Tensor x, str prefix) -> str");
   m.def("thread_count() -> int");
+  // ivalues.cpp: boxed values made through the C shim, the inputs of a profiler range.
+  m.def("profiled_inputs(Tensor x, int n, str label) -> Tensor");
 }

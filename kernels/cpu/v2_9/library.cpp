@@ -70,4 +70,14 @@ STABLE_TORCH_LIBRARY(abiref, m) {
       "shim_qconv(Tensor qx, Tensor x_scale, Tensor x_zero_point, Tensor qw, Tensor w_scale, Tensor w_zero_point, "
       "Tensor b, Tensor(a!) accum) -> (Tensor, Tensor)");
   m.def("shim_all_reduce(Tensor x, Tensor(a!) in_place, int group) -> Tensor");
+  // shim_surface_runtime.cpp: the runtime utilities of the hand-written C shim.
+  m.def("profiled_clone(Tensor x) -> Tensor");
+  m.def("pool_view(Tensor(a) pool, int offset_bytes, int rows, int cols) -> Tensor(a)");
+  m.def("checked_clone(Tensor x, bool ok) -> Tensor");
+  m.def("warned_clone(Tensor x) -> Tensor");
+  m.def("guarded_devices(Tensor like, int index, int next_index) -> (int, int)");
+  m.def("pinned_empty(Tensor like, int rows, int cols) -> Tensor");
+  m.def("uninitialized_copy(Tensor x) -> (bool, bool, Tensor)");
+  m.def("printed(Tensor x) -> ()");
+  m.def("saved(Tensor x) -> ()");
 }
