@@ -335,6 +335,27 @@ def enum_codes_match_torchs():
         raise AssertionError(f"{codes} != {ENUM_CODES}")
 
 
+DTYPE_GETTERS = ["uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64", "complex32", "complex64",
+                 "complex128", "bool", "bfloat16", "float8_e5m2", "float8_e4m3fn", "float8_e5m2fnuz", "float8_e4m3fnuz",
+                 "uint16", "uint32", "uint64"]
+
+
+@case("2.9", "dtype_getter")
+def every_dtype_getter_gives_the_code_torch_reports_for_that_dtype():
+    for index, name in enumerate(DTYPE_GETTERS):
+        getter, reported = ops.dtype_getter(torch.empty(0, dtype=getattr(torch, name)), index)
+        if getter != reported:
+            raise AssertionError(f"aoti_torch_dtype_{name}() is {getter}, torch reports {reported} for torch.{name}")
+
+
+@case("2.9", "abi_version")
+def abi_version_names_the_running_release():
+    version = ops.abi_version(torch.zeros(1))
+    major, minor = (int(part) for part in torch.__version__.split(".")[:2])
+    if (version >> 56, (version >> 48) & 0xFF) != (major, minor):
+        raise AssertionError(f"aoti_torch_abi_version() is {version:#018x} under torch {torch.__version__}")
+
+
 # shim_surface_aten.cpp: the aten-like entry points of the hand-written C shim, against torch's eager ops.
 
 

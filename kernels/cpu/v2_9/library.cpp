@@ -37,6 +37,8 @@ STABLE_TORCH_LIBRARY(abiref, m) {
   m.def("zeroed_(Tensor(a!) x) -> ()");
   m.def("grad_mode_flip(Tensor like) -> (bool, bool)");
   m.def("enum_codes(Tensor like) -> Tensor");
+  m.def("dtype_getter(Tensor x, int index) -> (int, int)");
+  m.def("abi_version(Tensor like) -> int");
   // shim_surface_aten.cpp: the aten-like entry points of the hand-written C shim called directly.
   m.def(
       "shim_convolution(Tensor input, Tensor weight, Tensor bias, int stride, int padding, int dilation, bool "

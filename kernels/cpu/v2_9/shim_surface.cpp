@@ -349,6 +349,36 @@ void boxed_enum_codes(StableIValue* stack, uint64_t, uint64_t) {
   stack[0] = from(result);
 }
 
+// The dtype code the shim's getter number `index` gives (in the order of DTYPE_GETTERS in
+// test_v2_9.py), next to the code torch reports for `x`, whose dtype is the test's pick for that
+// getter: every getter is then checked against torch itself, whatever the numbering.
+void boxed_dtype_getter(StableIValue* stack, uint64_t, uint64_t) {
+  Tensor x = to<Tensor>(stack[0]);
+  const auto index = to<int64_t>(stack[1]);
+  static constexpr std::array<int32_t (*)(), 20> getters{
+      aoti_torch_dtype_uint8,           aoti_torch_dtype_int8,
+      aoti_torch_dtype_int16,           aoti_torch_dtype_int32,
+      aoti_torch_dtype_int64,           aoti_torch_dtype_float16,
+      aoti_torch_dtype_float32,         aoti_torch_dtype_float64,
+      aoti_torch_dtype_complex32,       aoti_torch_dtype_complex64,
+      aoti_torch_dtype_complex128,      aoti_torch_dtype_bool,
+      aoti_torch_dtype_bfloat16,        aoti_torch_dtype_float8_e5m2,
+      aoti_torch_dtype_float8_e4m3fn,   aoti_torch_dtype_float8_e5m2fnuz,
+      aoti_torch_dtype_float8_e4m3fnuz, aoti_torch_dtype_uint16,
+      aoti_torch_dtype_uint32,          aoti_torch_dtype_uint64,
+  };
+  if (index < 0 || index >= static_cast<int64_t>(getters.size()))
+    throw std::runtime_error("dtype_getter: no such getter");
+  stack[0] = from(static_cast<int64_t>(getters.at(static_cast<std::size_t>(index))()));
+  stack[1] = from(static_cast<int64_t>(dtype_of(x)));
+}
+
+// The ABI version the runtime reports (major in the top byte, then minor, then patch).
+void boxed_abi_version(StableIValue* stack, uint64_t, uint64_t) {
+  (void)to<Tensor>(stack[0]);
+  stack[0] = from(static_cast<int64_t>(aoti_torch_abi_version()));
+}
+
 }  // namespace
 
 STABLE_TORCH_LIBRARY_IMPL(abiref, CPU, m) {
@@ -369,4 +399,6 @@ STABLE_TORCH_LIBRARY_IMPL(abiref, CPU, m) {
   m.impl("zeroed_", &boxed_zeroed);
   m.impl("grad_mode_flip", &boxed_grad_mode_flip);
   m.impl("enum_codes", &boxed_enum_codes);
+  m.impl("dtype_getter", &boxed_dtype_getter);
+  m.impl("abi_version", &boxed_abi_version);
 }
