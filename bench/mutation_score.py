@@ -148,6 +148,45 @@ def cases_calling(unmutated, per_case, load_only):
     return calling
 
 
+# Value getters with no parameter (`int32_t aoti_torch_dtype_int8()`): a mutant that returns 1 or 0
+# where the real getter returns that same value behaves exactly as the real one (an equivalent
+# mutant, which no test can detect); such mutants are left out of the score and listed.
+GETTER_RESULT_TYPES = {"int ()": "c_int32", "unsigned int ()": "c_uint32", "long ()": "c_int64",
+                       "unsigned long ()": "c_uint64", "bool ()": "c_bool"}
+MODE_RESULT = {"error": 1, "zero": 0}
+
+
+def getter_values(arguments, names):
+    """The real results of the no-parameter value getters among `names`, called in the release's
+    own libtorch (ctypes), by the inventory of the target's committed baseline."""
+    inventory_path = os.path.join(ROOT, "shim_decls", arguments.target, "inventory.json")
+    if not os.path.exists(inventory_path):
+        return {}
+    with open(inventory_path, encoding="utf-8") as stream:
+        declarations = json.load(stream)["declarations"]
+    getters = {d["name"]: GETTER_RESULT_TYPES[d["abi_type"]] for d in declarations
+               if d.get("kind") == "function" and d["name"] in names and d.get("abi_type") in GETTER_RESULT_TYPES}
+    probe = """
+import ctypes, json, os, sys
+import torch
+lib = ctypes.CDLL(os.path.join(os.path.dirname(torch.__file__), "lib", "libtorch_cpu.so"))
+values = {}
+for name, kind in json.loads(sys.argv[1]).items():
+    function = getattr(lib, name, None)
+    if function is None:
+        continue
+    function.restype = getattr(ctypes, kind)
+    function.argtypes = []
+    values[name] = int(function())
+print(json.dumps(values))
+"""
+    process = subprocess.run([arguments.python, "-c", probe, json.dumps(getters)], capture_output=True, text=True)
+    if process.returncode != 0:
+        sys.stderr.write(process.stderr[-2000:])
+        raise SystemExit(2)
+    return json.loads(process.stdout.splitlines()[-1])
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--python", required=True)
@@ -204,14 +243,21 @@ def main():
 
     print(f"{len(called) * len(modes)} mutants run in {wall:.0f} s ({arguments.jobs} jobs, one import of torch); "
           f"the {len(imported) - len(called)} imported shims never called survive every mutation unrun")
+    values = getter_values(arguments, called)
     for mode in modes:
         outcome = {name: results[f"{name}={mode}"]["outcome"] if name in called else "passed" for name in imported}
-        killed = [name for name in imported if outcome[name] != "passed"]
-        survivors = [name for name in imported if outcome[name] == "passed"]
+        equivalent = [name for name in imported if name in values and values[name] == MODE_RESULT.get(mode)]
+        scored = [name for name in imported if name not in equivalent]
+        killed = [name for name in scored if outcome[name] != "passed"]
+        survivors = [name for name in scored if outcome[name] == "passed"]
+        called_scored = [name for name in scored if name in called]
         killed_called = [name for name in killed if name in called]
-        print(f"mode {mode}: {len(killed)}/{len(imported)} imported shims detected "
-              f"({100 * len(killed) / max(1, len(imported)):.0f}%); of the {len(called)} called: "
-              f"{len(killed_called)} ({100 * len(killed_called) / max(1, len(called)):.0f}%)")
+        print(f"mode {mode}: {len(killed)}/{len(scored)} imported shims detected "
+              f"({100 * len(killed) / max(1, len(scored)):.0f}%; {len(equivalent)} equivalent mutants left out); "
+              f"of the {len(called_scored)} called: {len(killed_called)} "
+              f"({100 * len(killed_called) / max(1, len(called_scored)):.0f}%)")
+        print(f"  equivalent (the getter returns {MODE_RESULT.get(mode)} itself) ({len(equivalent)}): "
+              f"{' '.join(equivalent)}")
         called_survivors = [name for name in survivors if name in called]
         idle_survivors = [name for name in survivors if name not in called]
         print(f"  survivors called by the tests ({len(called_survivors)}): {' '.join(called_survivors)}")
