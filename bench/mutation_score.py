@@ -20,7 +20,7 @@ notice it, so it is counted a survivor without running.
 
 Usage: python3 bench/mutation_score.py --python TORCH_PY --library LIB.so --counter shim_counter.so
                                         --target 2.15 [--modes error,zero] [--jobs N] [--timeout S]
-                                        [--all-cases]
+                                        [--all-cases] [--only SHIM,SHIM...]
 (bench/mutation_score.sh builds the library and the counter and finds these.)
 """
 
@@ -199,6 +199,8 @@ def main():
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--work", help=argparse.SUPPRESS)
     parser.add_argument("--plan", help=argparse.SUPPRESS)
+    parser.add_argument("--only", default="",
+                        help="comma-separated shims: mutate only these (the others count as not run)")
     parser.add_argument("--all-cases", action="store_true",
                         help="run every case for every mutant (slower) instead of only the cases that call its shim")
     arguments = parser.parse_args()
@@ -234,6 +236,10 @@ def main():
             print(f"case map: {len(mapping)} children in {time.monotonic() - started:.0f} s; a mutant runs only "
                   f"the cases that call its shim")
 
+        if arguments.only:
+            wanted = set(arguments.only.split(","))
+            imported = [name for name in imported if name in wanted]
+            called = {name for name in called if name in wanted}
         mutants = [(name, mode) for mode in modes for name in sorted(called)]
         started = time.monotonic()
         finished = run_server(arguments, [{"mutation": f"{name}={mode}", "cases": calling[name]}
