@@ -5,20 +5,24 @@
 # runs one Python per runtime release that imports torch once and forks a child per cell
 # (matrix/run_cell.py --cells); for comparison, a few of the same cells are then run the old way,
 # one fresh interpreter each (matrix/run_cell.py --library ..., under the same call counter).
-# Usage: bench/bench_matrix.sh [SPEC]   (env: TORCH_ABI_CHECK_CLI, JOBS, OLD_WAY_CELLS=4)
+# Usage: bench/bench_matrix.sh [SPEC]   (env: TORCH_ABI_CHECK_CLI, JOBS, OLD_WAY_CELLS=4,
+#        MATRIX_FLAGS: more flags for both runs, e.g. "--shard 1/4" for one job of the CI fan-out or
+#        "--sample" for the triangle's two ends)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cli=${TORCH_ABI_CHECK_CLI:-$root/build/checker/torch-abi-check}
 spec=${1:-$root/matrix/default.toml}
 jobs=${JOBS:-$(nproc)}
 old_way_cells=${OLD_WAY_CELLS:-4}
+read -ra matrix_flags <<<"${MATRIX_FLAGS:-}"
 cache=$(mktemp -d /tmp/torch-abi-check-bench.XXXXXX)
 trap 'rm -rf "$cache"' EXIT
 
 run() {  # label json
   local started ended status
   started=$(date +%s.%N)
-  "$cli" matrix "$spec" --cache-dir "$cache/cache" --json "$cache/$2" --jobs "$jobs" >"$cache/$1.log" 2>&1
+  "$cli" matrix "$spec" --cache-dir "$cache/cache" --json "$cache/$2" --jobs "$jobs" "${matrix_flags[@]}" \
+    >"$cache/$1.log" 2>&1
   status=$?
   ended=$(date +%s.%N)
   printf '%-5s wall %7.1f s  (exit %d; load average before: %s)\n' "$1" "$(echo "$ended - $started" | bc)" "$status" \
@@ -27,7 +31,7 @@ run() {  # label json
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 
-echo "spec: $spec; jobs: $jobs; machine: $(nproc) CPUs; commit $(git -C "$root" rev-parse --short HEAD)"
+echo "spec: $spec ${MATRIX_FLAGS:-}; jobs: $jobs; machine: $(nproc) CPUs; commit $(git -C "$root" rev-parse --short HEAD)"
 run cold cold.json "$(load)"
 run warm warm.json "$(load)"
 tail -n 1 "$cache/cold.log"
