@@ -73,11 +73,20 @@ def describe_passes_strings_both_ways():
         actual = ops.describe(make((2, 3), torch.float32), prefix)
         if actual != f"{prefix}:2d:6":
             raise AssertionError(f"{actual!r}")
-    # The argument's string handle, made by libtorch, is the kernel's to free (torch_delete_string):
-    # four calls with a 1 MiB prefix would leave 4 MiB behind.
-    x, long_prefix = make((2, 3), torch.float32), "p" * (1 << 20)
-    assert_heap_returns("describe with a 1 MiB prefix, 4 calls",
-                        lambda: [ops.describe(x, long_prefix) for _ in range(4)], 4 << 20)
+    # No heap check here: released torch leaks strings that cross (measured with 1 MiB strings):
+    # to<std::string> of the 2.10 to 2.13 headers leaks its copy of every string argument, and
+    # libtorch 2.10 to 2.13 leaks every string a kernel returns; 2.14 fixed both. string_handles
+    # checks torch_delete_string alone.
+
+
+@case("2.10", "string_handles")
+def string_handles_are_freed():
+    length, n = 1000, 4000
+    if ops.string_handles(length, n) != length * n:
+        raise AssertionError(f"the lengths read back sum to {ops.string_handles(length, n)}, not {length * n}")
+    # Each string holds 1000 bytes on the heap until torch_delete_string frees it.
+    assert_heap_returns(f"{n} strings of {length} bytes made and freed", lambda: ops.string_handles(length, n),
+                        length * n)
 
 
 @case("2.10", "thread_count")
