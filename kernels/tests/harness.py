@@ -6,6 +6,8 @@ reports each op's result as data.
 """
 
 import ctypes
+import os
+import tempfile
 import traceback
 
 import torch
@@ -94,6 +96,57 @@ def take_reference(address):
     obj = ctypes.cast(address, ctypes.py_object).value
     ctypes.pythonapi.Py_DecRef(ctypes.py_object(obj))
     return obj
+
+
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in
+                ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks",
+                 "keepcost")]
+
+
+def heap_in_use():
+    """Bytes of the C heap in use now (glibc's mallinfo2: chunks allocated in every arena plus the
+    mmapped ones), which is where libtorch's `new` and the kernels' allocations land."""
+    mallinfo2 = ctypes.CDLL(None).mallinfo2
+    mallinfo2.restype = _MallInfo2
+    info = mallinfo2()
+    return info.uordblks + info.hblkhd
+
+
+def assert_heap_returns(what, call, leak_bytes):
+    """Ownership that no reference count shows (a list, string or boxed value the kernel frees
+    through the shim): `call` runs once to warm torch's caches, then again between two readings
+    of the heap in use, which must not have grown by `leak_bytes` / 4. `leak_bytes` is what the
+    second call would leave behind if the handles it frees were not freed (at least a few MB, far
+    above the few kB the interpreter and torch's caches move)."""
+    call()
+    before = heap_in_use()
+    call()
+    grown = heap_in_use() - before
+    if grown > leak_bytes // 4:
+        raise AssertionError(f"{what}: the heap grew by {grown} bytes over the call (a handle not freed would "
+                             f"leave about {leak_bytes})")
+
+
+def captured_stderr(call):
+    """Runs `call` with file descriptor 2 sent to a temporary file (what C++ writes to std::cerr
+    lands there); returns (the call's exception or None, the text written), and writes the text on
+    to the real stderr so that no diagnostic is lost."""
+    saved = os.dup(2)
+    raised = None
+    with tempfile.TemporaryFile() as sink:
+        os.dup2(sink.fileno(), 2)
+        try:
+            call()
+        except Exception as error:  # the caller judges it
+            raised = error
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        sink.seek(0)
+        text = sink.read().decode(errors="replace")
+    os.write(2, text.encode())
+    return raised, text
 
 
 def run_cases(groups, backend, device_available):

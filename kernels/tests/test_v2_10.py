@@ -2,7 +2,7 @@
 
 import torch
 
-from harness import FLOAT_DTYPES, NUMERIC_DTYPES, assert_close, assert_raises, case, layouts, make
+from harness import FLOAT_DTYPES, NUMERIC_DTYPES, assert_close, assert_heap_returns, assert_raises, case, layouts, make
 
 ops = torch.ops.abiref
 
@@ -73,6 +73,20 @@ def describe_passes_strings_both_ways():
         actual = ops.describe(make((2, 3), torch.float32), prefix)
         if actual != f"{prefix}:2d:6":
             raise AssertionError(f"{actual!r}")
+    # No heap check here: released torch leaks strings that cross (measured with 1 MiB strings):
+    # to<std::string> of the 2.10 to 2.13 headers leaks its copy of every string argument, and
+    # libtorch 2.10 to 2.13 leaks every string a kernel returns; 2.14 fixed both. string_handles
+    # checks torch_delete_string alone.
+
+
+@case("2.10", "string_handles")
+def string_handles_are_freed():
+    length, n = 1000, 4000
+    if ops.string_handles(length, n) != length * n:
+        raise AssertionError(f"the lengths read back sum to {ops.string_handles(length, n)}, not {length * n}")
+    # Each string holds 1000 bytes on the heap until torch_delete_string frees it.
+    assert_heap_returns(f"{n} strings of {length} bytes made and freed", lambda: ops.string_handles(length, n),
+                        length * n)
 
 
 @case("2.10", "thread_count")
@@ -91,6 +105,10 @@ def list_set_item_writes_through_the_handle():
             raise AssertionError(f"{values} [{index}] = {value}: {actual} != {expected}")
     # libtorch's own message (libstdc++'s range check) where the headers carry it (2.13+), else the call.
     assert_raises(RuntimeError, ("_M_range_check", "torch_list_set_item"), lambda: ops.list_set_item([1, 2], 2, 9))
+    # Both lists are the kernel's to free (torch_delete_list): the argument's, made by libtorch, and its
+    # own; with 200,000 items each would leave 1.6 MB behind.
+    values = list(range(200_000))
+    assert_heap_returns("list_set_item of 200,000 items", lambda: ops.list_set_item(values, 0, 1), 2 * 8 * len(values))
 
 
 @case("2.10", "parse_device")
@@ -118,13 +136,19 @@ def set_requires_grad_shows_in_python():
 
 
 @case("2.10", "thread_indices")
-def thread_indices_stay_below_the_thread_count():
-    indices = ops.thread_indices(64)
+def thread_indices_name_each_thread_of_the_region():
+    # Two threads, whatever the machine has: 64 chunks of grain 1 are shared between both, so both
+    # indices must show (a torch_get_thread_idx that left its output alone would give 0 everywhere).
+    previous = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        indices = ops.thread_indices(64)
+    finally:
+        torch.set_num_threads(previous)
     if indices.shape != (65,) or indices.dtype != torch.int64:
         raise AssertionError(f"shape {tuple(indices.shape)}, dtype {indices.dtype}")
-    threads = torch.get_num_threads()
-    if indices[:64].min() < 0 or indices[:64].max() >= threads:
-        raise AssertionError(f"thread indices {indices[:64].unique().tolist()} outside [0, {threads})")
+    if sorted(indices[:64].unique().tolist()) != [0, 1]:
+        raise AssertionError(f"thread indices {indices[:64].unique().tolist()} in a region of 2 threads, not [0, 1]")
     if indices[64] != 0:
         raise AssertionError(f"outside a parallel region the thread index is {int(indices[64])}, not 0")
 

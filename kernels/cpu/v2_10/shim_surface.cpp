@@ -1,7 +1,8 @@
 // Kernels that call the hand-written C shim 2.10 added (torch/csrc/stable/c/shim.h) and that no other
 // 2.10 kernel reaches: a list's items set and read back through its handle, a device string parsed,
-// requires_grad set from the extension, the thread index inside torch_parallel_for. test_v2_10.py
-// checks each result against torch's own, and the error paths by their message.
+// requires_grad set from the extension, the thread index inside torch_parallel_for, string handles
+// made and freed. test_v2_10.py checks each result against torch's own, the error paths by their
+// message, and that the handles the kernels free leave nothing on the heap.
 #include <torch/csrc/stable/c/shim.h>
 #include <torch/csrc/stable/device.h>
 #include <torch/csrc/stable/library.h>
@@ -50,6 +51,24 @@ std::vector<int64_t> list_set_item(std::vector<int64_t> values, int64_t index, i
   return items;
 }
 
+// n strings of `length` bytes made (torch_new_string_handle), measured (torch_string_length) and
+// freed (torch_delete_string) in turn, through the shim itself: to<std::string> of the 2.10 to 2.13
+// headers leaks a copy of each string, which would hide whether torch_delete_string frees anything.
+// Returns the sum of the lengths.
+int64_t string_handles(int64_t length, int64_t n) {
+  const std::string text(static_cast<size_t>(length), 's');
+  int64_t total = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    StringHandle handle = nullptr;
+    ABIREF_SHIM_CHECK(torch_new_string_handle(text.data(), text.size(), &handle));
+    size_t size = 0;
+    ABIREF_SHIM_CHECK(torch_string_length(handle, &size));
+    ABIREF_SHIM_CHECK(torch_delete_string(handle));
+    total += static_cast<int64_t>(size);
+  }
+  return total;
+}
+
 // torch_parse_device_string through the stable Device's string constructor.
 torch::stable::Device parse_device(std::string text) { return torch::stable::Device(text); }
 
@@ -80,6 +99,7 @@ STABLE_TORCH_LIBRARY_FRAGMENT(abiref, m) {
   m.def("parse_device(str text) -> Device");
   m.def("set_requires_grad(Tensor x, bool requires_grad) -> ()");
   m.def("thread_indices(int n) -> Tensor");
+  m.def("string_handles(int length, int n) -> int");
 }
 
 STABLE_TORCH_LIBRARY_IMPL(abiref, CompositeExplicitAutograd, m) {
@@ -87,4 +107,5 @@ STABLE_TORCH_LIBRARY_IMPL(abiref, CompositeExplicitAutograd, m) {
   m.impl("parse_device", TORCH_BOX(&abiref::surface_2_10::parse_device));
   m.impl("set_requires_grad", TORCH_BOX(&abiref::surface_2_10::set_requires_grad));
   m.impl("thread_indices", TORCH_BOX(&abiref::surface_2_10::thread_indices));
+  m.impl("string_handles", TORCH_BOX(&abiref::surface_2_10::string_handles));
 }

@@ -3,7 +3,8 @@
 // optional that carries one (torch_new_stable_ivalue, torch_delete_stable_ivalue), a library's
 // Python module (torch_library_set_python_module), and a stream's native handle
 // (torch_stream_native_handle). test_v2_13.py checks the random numbers against torch's with the
-// same seed, the Python stub torch records, and the stream against torch's current one.
+// same seed, the Python stub torch records, the stream against torch's current one, and that the
+// generator handles and boxes the kernels free leave nothing on the heap.
 #include <torch/csrc/stable/accelerator.h>
 #include <torch/csrc/stable/c/shim.h>
 #include <torch/csrc/stable/device.h>
@@ -35,6 +36,17 @@ torch::stable::Device seeded_uniform(Tensor x, std::optional<Generator> gen) {
   return gen ? gen->device() : result.device();
 }
 
+// n optional ints boxed one after the other (torch_new_stable_ivalue) and unboxed again (to<> frees
+// each box with torch_delete_stable_ivalue); returns their sum. A box not freed stays on the heap.
+int64_t boxed_optionals(int64_t n) {
+  int64_t sum = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    StableIValue boxed = torch::stable::detail::from(std::optional<int64_t>(i));
+    sum += torch::stable::detail::to<std::optional<int64_t>>(boxed).value_or(-1);
+  }
+  return sum;
+}
+
 Tensor python_stubbed(Tensor x) { return torch::stable::clone(x); }
 
 // The current accelerator device, and the current stream on a device: its id and native handle (a
@@ -52,6 +64,7 @@ std::tuple<int64_t, int64_t> current_stream(int64_t device_index) {
 
 STABLE_TORCH_LIBRARY_FRAGMENT(abiref, m) {
   m.def("seeded_uniform(Tensor(a!) x, Generator? gen) -> Device");
+  m.def("boxed_optionals(int n) -> int");
   m.def("current_device_index() -> int");
   m.def("current_stream(int device_index) -> (int, int)");
   // Ops defined after this name the module torch imports for their Python parts (a fake kernel).
@@ -65,6 +78,7 @@ STABLE_TORCH_LIBRARY_IMPL(abiref, CPU, m) {
 }
 
 STABLE_TORCH_LIBRARY_IMPL(abiref, CompositeExplicitAutograd, m) {
+  m.impl("boxed_optionals", TORCH_BOX(&abiref::surface_2_13::boxed_optionals));
   m.impl("current_device_index", TORCH_BOX(&abiref::surface_2_13::current_device_index));
   m.impl("current_stream", TORCH_BOX(&abiref::surface_2_13::current_stream));
 }
