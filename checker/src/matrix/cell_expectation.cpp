@@ -172,6 +172,13 @@ CellVerdict judge_run(Expectation expectation, TorchVersion runtime, const CellR
                         run.cases_failed + run.cases_passed, run.cases_wrong, raised),
             run.cases_wrong > 0 ? CellFailure::WrongResult : CellFailure::OpError};
   }
+  // The runner failed without a failed case (a test module that does not import, an exception in
+  // the harness): its tests did not all run, so nothing it reports is a pass.
+  if (run.tests == CellTests::OpTests && run.exit_code && *run.exit_code != 0) {
+    return {CellOutcome::UnexpectedFail,
+            fmt::format("the cell's tests did not run to the end ({}): {}", run.describe, run.last_output_line),
+            CellFailure::OpError};
+  }
   return {};
 }
 

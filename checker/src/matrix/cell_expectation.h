@@ -72,7 +72,7 @@ struct CellRun {
   int cases_passed = 0;
   int cases_failed = 0;
   int cases_wrong = 0;           // of the failed: the op answered wrongly (the others raised)
-  std::string last_output_line;  // a smoke test's, which says why it failed
+  std::string last_output_line;  // the last line the cell printed (why a smoke test or the runner failed)
 };
 
 struct CellVerdict {

@@ -345,7 +345,8 @@ void run_runtime_cells(const StoredRelease& runtime, std::vector<CellToRun*>& ce
                 .term_signal = process->term_signal,
                 .timed_out = process->timed_out,
                 .describe = process->describe(),
-                .load_only = cell->load_only};
+                .load_only = cell->load_only,
+                .last_output_line = process->tail(1)};
     if (!process->timed_out) read_cell_result(cell->run_dir / "result.json", run, planned);
     if (run.load_started && run.term_signal) {
       run.registration_failed = true;

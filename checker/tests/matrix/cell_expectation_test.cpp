@@ -78,6 +78,20 @@ TEST(MatrixClassification, AFailingOpIsAnUnexpectedFailure) {
   EXPECT_TRUE(is_finding(verdict.outcome));
 }
 
+// A test module that does not import ends the runner in error before any case ran: not a pass.
+TEST(MatrixClassification, ARunnerThatFailedWithoutAFailedCaseIsNeverAPass) {
+  CellRun run = completed(0, 0);
+  run.exit_code = 70;
+  run.describe = "exit 70";
+  run.last_output_line = "ImportError: cannot import name 'heap_in_use' from 'harness'";
+  auto verdict = classify_cell(Expectation::Pass, v2_12, built, true, run, first_exporting);
+  EXPECT_EQ(verdict.outcome, CellOutcome::UnexpectedFail);
+  EXPECT_EQ(verdict.failure, CellFailure::OpError);
+  EXPECT_NE(verdict.reason.find("ImportError: cannot import name"), std::string::npos) << verdict.reason;
+  EXPECT_EQ(classify_cell(Expectation::Pass, v2_12, built, true, completed(3, 0), first_exporting).outcome,
+            CellOutcome::Pass);
+}
+
 TEST(MatrixClassification, LoadRefusalOnANewerShimIsTheExpectedFailure) {
   auto verdict = classify_cell(Expectation::LoadFail, v2_9, built, true,
                                load_failure("lib.so: undefined symbol: torch_list_size"), first_exporting);

@@ -153,6 +153,15 @@ TEST_F(MatrixIntegration, BrokenOpRegistrationIsALoadFailureNotACrash) {
   EXPECT_NE(cell.at("reason").get<std::string>().find("load failed"), std::string::npos) << cell.dump();
 }
 
+TEST_F(MatrixIntegration, ATestModuleThatDoesNotImportIsAFailureNotAPass) {
+  auto cells = run_spec("unimportable_tests.toml", 1);
+  ASSERT_EQ(cells.size(), 1u);
+  const auto& cell = cells[0];
+  EXPECT_EQ(cell.at("outcome"), "unexpected-fail") << cell.dump();
+  EXPECT_EQ(cell.at("failure"), "op-error") << cell.dump();
+  EXPECT_NE(cell.at("reason").get<std::string>().find("ImportError"), std::string::npos) << cell.dump();
+}
+
 TEST_F(MatrixIntegration, NegativeControlBreaksTheWayAUserMeetsIt) {
   auto cells = run_spec("negative_control.toml", 0);
   ASSERT_EQ(cells.size(), 2u);
