@@ -250,8 +250,10 @@ class Auditor {
     for (std::size_t i = first_object; i < report_.binaries.size(); ++i) {
       const ObjectAudit& object = report_.binaries[i];
       ++wheel.object_count;
-      if (object.min_torch && (!wheel.min_torch || *object.min_torch > *wheel.min_torch))
-        wheel.min_torch = object.min_torch;
+      for (auto [object_min, wheel_min] : {std::pair{&object.min_torch, &wheel.min_torch},
+                                           std::pair{&object.min_torch_to_load, &wheel.min_torch_to_load}}) {
+        if (*object_min && (!*wheel_min || **object_min > **wheel_min)) *wheel_min = *object_min;
+      }
       wheel.verdict = std::max(wheel.verdict, object.verdict, [](AuditVerdict a, AuditVerdict b) {
         auto rank = [](AuditVerdict v) {
           return v == AuditVerdict::Unstable ? 2 : v == AuditVerdict::NeedsNewerTorch ? 1 : 0;

@@ -131,7 +131,8 @@ struct WheelAudit {
   std::string path;
   bool abi3 = false;
   std::optional<DeclaredTarget> declared_target;  // from Requires-Dist (or --target)
-  std::optional<TorchVersion> min_torch;
+  std::optional<TorchVersion> min_torch;          // the newest of its objects'
+  std::optional<TorchVersion> min_torch_to_load;  // the newest of its objects'
   AuditVerdict verdict = AuditVerdict::Stable;
   std::size_t object_count = 0;
 };

@@ -56,6 +56,13 @@ BaselineBuild build_baseline(const std::filesystem::path& include_dir,
                              const std::optional<std::filesystem::path>& lib_dir, const InventoryOptions& options) {
   BaselineBuild build;
   build.baseline.inventory = collect_inventory(include_dir, options);
+  // Headers that do not compile without a target (accepted by options) leave no probe to build:
+  // the baseline has no ABI model then, and its compile failures say why.
+  if (std::ranges::any_of(build.baseline.inventory.compile_failures,
+                          [](const HeaderCompileFailure& failure) { return !failure.target; })) {
+    if (lib_dir) build.baseline.exports = read_shim_exports(*lib_dir);
+    return build;
+  }
   AbiModel model = build_abi_model(include_dir, build.baseline.inventory);
   build.baseline.abixml = std::move(model.abixml);
   if (lib_dir) build.baseline.exports = read_shim_exports(*lib_dir);

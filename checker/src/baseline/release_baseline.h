@@ -52,6 +52,8 @@ struct BaselineBuild {
 };
 
 // From a release's headers, and its libraries' exports when it has them (none for a bare header tree).
+// With options.untargeted_errors_as_notes, headers that do not compile without a target give a
+// baseline without an ABI model (abixml empty) instead of a ToolError.
 BaselineBuild build_baseline(const std::filesystem::path& include_dir,
                              const std::optional<std::filesystem::path>& lib_dir, const InventoryOptions& options = {});
 

@@ -187,6 +187,11 @@ CanaryResult run_canary(const CanarySpec& spec, const ShimCatalog& catalog, cons
   }
   std::mutex progress_mutex;
   int done = 0;
+  if (options.progress) {
+    options.progress(
+        0, static_cast<int>(options.releases.size()),
+        fmt::format("starting: {} packages under {} releases", result.rows.size(), options.releases.size()));
+  }
   parallel_for_each(options.releases.size(), options.jobs, [&](std::size_t r) {
     if (pending[r].empty()) return;
     run_release(options.releases[r], pending[r], result.rows, prepared.dependencies, spec,

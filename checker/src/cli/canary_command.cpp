@@ -42,7 +42,7 @@ ExitCode run_canary_command(const CommonOptions& common, const CanaryCommandOpti
                        .fresh = options.fresh,
                        .jobs = jobs_or_cores(options.jobs),
                        .releases = chosen_releases(open_store(common), options.releases),
-                       .progress = terminal_progress()};
+                       .progress = progress_line("canary")};
   CanaryResult result = run_canary(spec, catalog, canary);
   nlohmann::json document = new_report_document(
       "canary", fmt::format("torch-abi-check canary: {}", spec_path.filename().string()), judge_canary(result));

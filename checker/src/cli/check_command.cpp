@@ -1,10 +1,13 @@
 #include <unistd.h>
 
+#include <chrono>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "check/extension_check.h"
 #include "cli/command.h"
+#include "core/log_progress.h"
 #include "report/check_render.h"
 
 namespace abicheck {
@@ -28,7 +31,14 @@ ExitCode run_check_command(const CommonOptions& common, const CheckCommandOption
                        .work_dir = options.work_dir.value_or(default_check_work_dir(options.project)),
                        .baselines = baselines_or_default(options.baselines),
                        .fresh = options.fresh};
-  if (isatty(STDERR_FILENO)) request.progress = [](const std::string& line) { std::cerr << "check: " << line << "\n"; };
+  if (isatty(STDERR_FILENO)) {
+    request.progress = [](const std::string& line) { std::cerr << "check: " << line << "\n"; };
+  } else {
+    // A log: every step's line, and a heartbeat while a build or smoke run takes long.
+    auto log = std::make_shared<LogProgress>("check", stderr, std::chrono::milliseconds(0));
+    log->update(0, 0, "linting " + options.project.string());
+    request.progress = [log, steps = 0](const std::string& line) mutable { log->update(++steps, 0, line); };
+  }
   CheckResult result = run_check(store, request);
   return finish_command(check_document(result), options.outputs, render_check_text(result));
 }

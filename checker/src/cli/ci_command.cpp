@@ -31,6 +31,7 @@ ExitCode run_ci_command(const CommonOptions& common, const CiOptions& options) {
                          .baselines = baselines_or_default(options.baselines),
                          .lint_torch = options.lint_torch};
   request.canary = canary_spec_from(options.canary);
+  request.announce = [](const std::string& line) { fmt::print(stderr, "ci: {}\n", line); };
   request.canary_options = canary_options_from(options.run);
   MainJobResult result = run_main_job(open_store(common), request);
   nlohmann::json document = main_job_document(result);

@@ -41,9 +41,11 @@ std::filesystem::path spec_or_default(const MatrixRunFlags& flags);
 // The matrix's options from the flags: the default cache, one job per core, progress on a terminal.
 MatrixOptions matrix_options_from(const MatrixRunFlags& flags);
 
-// "[3/7] line" on standard error when it is a terminal (erased when done); nothing otherwise.
+// "[3/7] line" on standard error: rewritten in place on a terminal (erased when done); elsewhere (a
+// CI log) plain "label: [3/7] 42 s: line" lines, at least one every 30 s until the work ends
+// (cli/log_progress.h).
 using ProgressLine = std::function<void(int done, int total, const std::string& line)>;
-ProgressLine terminal_progress();
+ProgressLine progress_line(const std::string& label);
 // -j N, or one per core when N is 0.
 unsigned jobs_or_cores(unsigned jobs);
 

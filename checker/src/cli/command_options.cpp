@@ -2,11 +2,13 @@
 #include <unistd.h>
 
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <thread>
 
 #include "baseline/release_history.h"
 #include "cli/command.h"
+#include "core/log_progress.h"
 #include "core/project_paths.h"
 #include "report/report_document.h"
 
@@ -45,9 +47,11 @@ std::filesystem::path spec_or_default(const MatrixRunFlags& flags) {
   return flags.spec.empty() ? project_root() / "matrix" / "default.toml" : flags.spec;
 }
 
-ProgressLine terminal_progress() {
-  // Progress only where a person watches; CI logs get the grid at the end.
-  if (!isatty(STDERR_FILENO)) return {};
+ProgressLine progress_line(const std::string& label) {
+  if (!isatty(STDERR_FILENO)) {
+    auto log = std::make_shared<LogProgress>(label);
+    return [log](int done, int total, const std::string& line) { log->update(done, total, line); };
+  }
   return [](int done, int total, const std::string& line) {
     fmt::print(stderr, "\r\033[K[{}/{}] {}", done, total, line);
     if (done == total) fmt::print(stderr, "\r\033[K");
@@ -63,7 +67,7 @@ MatrixOptions matrix_options_from(const MatrixRunFlags& flags) {
   options.fresh = flags.fresh;
   options.sample_builds = flags.sample;
   options.jobs = jobs_or_cores(flags.jobs);
-  options.progress = terminal_progress();
+  options.progress = progress_line("matrix");
   return options;
 }
 
@@ -82,7 +86,7 @@ std::optional<CanarySpec> canary_spec_from(const CanaryRunFlags& flags) {
 CanaryOptions canary_options_from(const MatrixRunFlags& flags) {
   return {.cache_dir = flags.cache_dir.empty() ? default_canary_cache_dir() : flags.cache_dir / "canary",
           .jobs = jobs_or_cores(flags.jobs),
-          .progress = terminal_progress()};
+          .progress = progress_line("canary")};
 }
 
 ReleaseStore open_store(const CommonOptions& common) {

@@ -88,7 +88,7 @@ void add_lint_command(CLI::App& app, const CommonOptions& common, CommandAction&
   auto* lint = app.add_subcommand("lint", "TORCH_TARGET_VERSION lints of extension sources and of torch's headers");
   lint->require_subcommand(1);
 
-  auto* extension = lint->add_subcommand("extension", "lint an extension's sources (rules E001-E010)");
+  auto* extension = lint->add_subcommand("extension", "lint an extension's sources (rules E001-E012)");
   extension->add_option("path", options->path, "the project directory, or its compile_commands.json")->required();
   extension->add_option(
       "--torch", options->torch,
@@ -107,7 +107,7 @@ void add_lint_command(CLI::App& app, const CommonOptions& common, CommandAction&
       [&action, &common, options] { action = [&common, options] { return run_lint_extension(common, *options); }; });
 
   auto* headers =
-      lint->add_subcommand("headers", "lint torch's stable headers against the earlier baselines (H001-H006)");
+      lint->add_subcommand("headers", "lint torch's stable headers against the earlier baselines (H001-H007)");
   headers->add_option("--torch", options->torch, "a store release (2.12), a torch package dir or an include dir")
       ->required();
   headers

@@ -37,4 +37,16 @@ void* libclang_symbol(const char* name) {
   return symbol;
 }
 
+std::optional<std::filesystem::path> libclang_driver() {
+  // The library's own path first (Debian's /usr/lib/llvm-14/lib/libclang.so is a link out of that
+  // tree), then the file it resolves to.
+  std::error_code error;
+  std::filesystem::path library = std::filesystem::absolute(libclang_path(), error).lexically_normal();
+  for (const auto& candidate : {library, std::filesystem::canonical(library, error)}) {
+    std::filesystem::path driver = candidate.parent_path().parent_path() / "bin" / "clang";
+    if (!candidate.empty() && std::filesystem::is_regular_file(driver, error)) return driver;
+  }
+  return std::nullopt;
+}
+
 }  // namespace abicheck

@@ -4,6 +4,8 @@
 // functions that the build generates call through these.
 
 #include <cstddef>
+#include <filesystem>
+#include <optional>
 #include <tuple>
 
 namespace abicheck {
@@ -11,6 +13,10 @@ namespace abicheck {
 // The address of `name` in libclang, which is loaded with dlopen on the first call. Throws ToolError
 // when libclang or the function cannot be found.
 void* libclang_symbol(const char* name);
+
+// The clang driver of the LLVM that libclang comes from (`<llvm>/bin/clang` beside its `lib/`), when
+// that LLVM has one: it prints the command-line errors that libclang refuses a parse for silently.
+std::optional<std::filesystem::path> libclang_driver();
 
 template <class Function>
 struct FunctionTraits;

@@ -45,10 +45,12 @@ enum class ChangeKind {
   AliasChanged,
   ReturnChanged,
   OperatorAdded,
+  // The headers as a whole.
+  HeadersDoNotCompile,
 };
 // The last kind: move it with the enum. change_rules.cpp's table must then have a row for every kind
 // up to it, in order, or the build stops.
-inline constexpr ChangeKind kLastChangeKind = ChangeKind::OperatorAdded;
+inline constexpr ChangeKind kLastChangeKind = ChangeKind::HeadersDoNotCompile;
 
 std::string_view to_string(ChangeKind kind);
 Verdict verdict_of(ChangeKind kind);

@@ -1,5 +1,7 @@
 #include "diff/baseline_diff.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "diff/abigail_compare.h"
@@ -8,13 +10,39 @@
 
 namespace abicheck {
 
+namespace {
+
+// Each error of the new headers that the old ones did not have, once per place in the headers,
+// with every configuration it shows in ("the headers of 2.16 do not compile at target 2.9, target
+// 2.10: torch/csrc/stable/tensor.h:42: ...").
+std::vector<AbiChange> compare_compile_failures(const ShimInventory& old_inventory, const ShimInventory& new_inventory,
+                                                const std::string& new_origin) {
+  std::vector<AbiChange> changes;
+  for (const auto& error : new_compile_errors(new_inventory, old_inventory.compile_error_identities())) {
+    changes.push_back(
+        {error.header, ChangeKind::HeadersDoNotCompile,
+         fmt::format("the headers of {} do not compile at {}: {}", new_origin, error.configurations(), error.error),
+         ""});
+  }
+  return changes;
+}
+
+}  // namespace
+
 AbiDiff diff_baselines(const ReleaseBaseline& old_baseline, const ReleaseBaseline& new_baseline,
                        SuppressionFile* suppressions, const std::string& old_origin, const std::string& new_origin) {
   AbiDiff diff{old_baseline.inventory.release, new_baseline.inventory.release, {}, {}};
   diff.changes = compare_inventories(old_baseline, new_baseline);
-  std::vector<AbiChange> signatures =
-      compare_abi_models(old_baseline.abixml, new_baseline.abixml, old_origin, new_origin);
-  diff.changes.insert(diff.changes.end(), signatures.begin(), signatures.end());
+  std::vector<AbiChange> failures =
+      compare_compile_failures(old_baseline.inventory, new_baseline.inventory, new_origin);
+  diff.changes.insert(diff.changes.end(), failures.begin(), failures.end());
+  // A side whose headers do not compile without a target has no ABI model: its failures above are
+  // the finding, and the inventories are still compared.
+  if (!old_baseline.abixml.empty() && !new_baseline.abixml.empty()) {
+    std::vector<AbiChange> signatures =
+        compare_abi_models(old_baseline.abixml, new_baseline.abixml, old_origin, new_origin);
+    diff.changes.insert(diff.changes.end(), signatures.begin(), signatures.end());
+  }
   if (old_baseline.operators && new_baseline.operators) {
     std::vector<AbiChange> operators = compare_operator_schemas(*old_baseline.operators, *new_baseline.operators);
     diff.changes.insert(diff.changes.end(), operators.begin(), operators.end());

@@ -38,7 +38,10 @@ struct ChangeRule {
 //   build gets; a changed alias annotation (an argument now written to, a view now returned)
 //   changes what the caller may assume about its tensors: worth a look;
 // * a new operator or overload: compatible.
-constexpr std::array<ChangeRule, 25> kRules{{
+// The headers as a whole:
+// * headers that newly do not compile at some target (a guard hides what a wrapper still calls, a
+//   typedef no longer fits a static_assert) stop every extension that builds there: breaking.
+constexpr std::array<ChangeRule, 26> kRules{{
     {ChangeKind::FunctionRemoved, "function-removed", Verdict::Breaking},
     {ChangeKind::SignatureChanged, "signature-changed", Verdict::Breaking},
     {ChangeKind::TypeChanged, "type-changed", Verdict::Breaking},
@@ -64,6 +67,7 @@ constexpr std::array<ChangeRule, 25> kRules{{
     {ChangeKind::AliasChanged, "alias-changed", Verdict::NeedsReview},
     {ChangeKind::ReturnChanged, "return-changed", Verdict::Breaking},
     {ChangeKind::OperatorAdded, "operator-added", Verdict::Compatible},
+    {ChangeKind::HeadersDoNotCompile, "headers-do-not-compile", Verdict::Breaking},
 }};
 
 // The table has a row for every kind up to kLastChangeKind, in the enum's order; a missing row or one

@@ -1,11 +1,14 @@
 #include "inventory/shim_inventory.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 
 #include "core/tool_error.h"
@@ -36,6 +39,54 @@ std::optional<DeclarationKind> declaration_kind_from_string(std::string_view tex
     if (name == text) return value;
   }
   return std::nullopt;
+}
+
+std::string compile_error_identity(std::string_view error) {
+  // "file:line: message": the line is the first ":<digits>:" after the file name.
+  static const std::regex located(R"(^([^:]+):\d+(?::\d+)?: (.*)$)");
+  std::string text(error);
+  std::smatch match;
+  if (std::regex_match(text, match, located)) return match[1].str() + ": " + match[2].str();
+  return text;
+}
+
+std::string NewCompileError::message() const {
+  std::size_t separator = error.find(": ");
+  return separator == std::string::npos ? error : error.substr(separator + 2);
+}
+
+std::string NewCompileError::configurations() const {
+  std::vector<std::string> names;
+  for (const auto& target : targets) names.push_back(target ? "target " + target->to_string() : "no target");
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+std::vector<NewCompileError> new_compile_errors(const ShimInventory& inventory, const std::set<std::string>& known) {
+  static const std::regex located(R"(^([^:]+):(\d+):)");
+  std::map<std::pair<std::string, int>, NewCompileError> by_place;
+  for (const auto& failure : inventory.compile_failures) {  // sorted: the untargeted and oldest first
+    if (known.contains(compile_error_identity(failure.error))) continue;
+    std::smatch match;
+    std::pair<std::string, int> place{failure.error, 0};
+    if (std::regex_search(failure.error, match, located)) place = {match[1].str(), std::stoi(match[2].str())};
+    auto [it, inserted] = by_place.try_emplace(place, NewCompileError{place.first, place.second, failure.error, {}});
+    it->second.targets.insert(failure.target);
+  }
+  std::vector<NewCompileError> errors;
+  for (auto& [place, error] : by_place) errors.push_back(std::move(error));
+  return errors;
+}
+
+std::set<std::string> ShimInventory::compile_error_identities() const {
+  std::set<std::string> identities;
+  for (const auto& failure : compile_failures) identities.insert(compile_error_identity(failure.error));
+  // A note is "<context>: <error>"; the context has no colon.
+  for (const auto& note : notes) {
+    if (auto colon = note.find(": "); colon != std::string::npos) {
+      identities.insert(compile_error_identity(std::string_view(note).substr(colon + 2)));
+    }
+  }
+  return identities;
 }
 
 const ShimDeclaration* ShimInventory::find(std::string_view name, DeclarationKind kind) const {

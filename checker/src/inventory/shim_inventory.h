@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,13 +35,51 @@ struct ShimDeclaration {
   auto operator<=>(const ShimDeclaration&) const = default;
 };
 
+// One way the stable headers did not compile while they were collected: the configuration
+// (target and backend defines) and the front end's first error there.
+struct HeaderCompileFailure {
+  std::optional<TorchVersion> target;  // none: compiled without TORCH_TARGET_VERSION
+  std::string configuration;           // "TORCH_TARGET_VERSION=2.10, USE_CUDA"
+  std::string error;                   // "torch/csrc/stable/tensor.h:42: use of undeclared identifier 'x'"
+
+  auto operator<=>(const HeaderCompileFailure&) const = default;
+};
+
+// What stays the same of an error when the lines around it move between releases: its header and
+// message, without the line ("torch/csrc/stable/tensor.h: use of undeclared identifier 'x'").
+std::string compile_error_identity(std::string_view error);
+
+// One error of a tree's headers that an earlier tree did not have: where it is, the front end's words
+// at the oldest configuration that shows it, and every configuration that shows it.
+struct NewCompileError {
+  std::string header;  // relative to the include dir
+  int line = 0;
+  std::string error;                              // "torch/csrc/stable/tensor.h:42: static_assert failed ..."
+  std::set<std::optional<TorchVersion>> targets;  // none: without TORCH_TARGET_VERSION
+
+  std::string message() const;         // the error without its place
+  std::string configurations() const;  // "no target, target 2.9, target 2.10"
+};
+
+struct ShimInventory;
+// The errors of `inventory`'s compile failures whose identity is not in `known`, one per place in
+// the headers (an error that quotes a target's value reads differently at each target), sorted.
+std::vector<NewCompileError> new_compile_errors(const ShimInventory& inventory, const std::set<std::string>& known);
+
 // Every declaration of one release, sorted by (name, kind, backend) so that files are byte-stable.
 struct ShimInventory {
   TorchVersion release;
   std::vector<ShimDeclaration> declarations;
   // Facts about the headers found while collecting, e.g. a stable header that does not compile
-  // under TORCH_TARGET_VERSION; sorted.
+  // under TORCH_TARGET_VERSION; sorted. Written to inventory.json (compile_failures is not).
   std::vector<std::string> notes;
+  // Each configuration that did not compile, when this inventory was collected from headers (not
+  // read from a file); sorted.
+  std::vector<HeaderCompileFailure> compile_failures;
+
+  // The identity of every compile error this inventory knows of, from its failures and its notes
+  // (a committed baseline has notes only): what a newer tree's failures are compared with.
+  std::set<std::string> compile_error_identities() const;
 
   const ShimDeclaration* find(std::string_view name, DeclarationKind kind = DeclarationKind::Function) const;
   void sort();

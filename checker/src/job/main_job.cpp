@@ -1,5 +1,9 @@
 #include "job/main_job.h"
 
+#include <fmt/format.h>
+
+#include <chrono>
+
 #include "audit/shim_catalog.h"
 #include "baseline/release_baseline.h"
 #include "baseline/release_history.h"
@@ -17,18 +21,31 @@ MainJobResult run_main_job(const ReleaseStore& store, const MainJobRequest& requ
   result.lint_release = store.resolve(request.lint_torch.empty() ? "newest" : request.lint_torch).require_installed();
   std::vector<std::filesystem::path> baselines = ReleaseHistory::open(request.baselines).baseline_dirs();
 
-  result.matrix = run_matrix(request.spec, store, request.matrix);
-  for (std::size_t i = 0; i + 1 < baselines.size(); ++i) {
-    ReleaseBaseline older = load_baseline(baselines[i]);
-    ReleaseBaseline newer = load_baseline(baselines[i + 1]);
-    result.diffs.push_back(diff_baselines(older, newer, {}, baselines[i].string(), baselines[i + 1].string()));
-  }
-  result.lint =
-      lint_headers(store, {.torch = result.lint_release.version.to_full_string(), .baselines = request.baselines});
+  auto stage = [&](const char* name, const auto& run) {
+    if (request.announce) request.announce(fmt::format("{}: started", name));
+    auto started = std::chrono::steady_clock::now();
+    run();
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (request.announce) request.announce(fmt::format("{}: done in {:.0f} s", name, seconds));
+  };
+  stage("matrix", [&] { result.matrix = run_matrix(request.spec, store, request.matrix); });
+  stage("diff", [&] {
+    for (std::size_t i = 0; i + 1 < baselines.size(); ++i) {
+      ReleaseBaseline older = load_baseline(baselines[i]);
+      ReleaseBaseline newer = load_baseline(baselines[i + 1]);
+      result.diffs.push_back(diff_baselines(older, newer, {}, baselines[i].string(), baselines[i + 1].string()));
+    }
+  });
+  stage("lint headers", [&] {
+    result.lint =
+        lint_headers(store, {.torch = result.lint_release.version.to_full_string(), .baselines = request.baselines});
+  });
   if (request.canary) {
-    CanaryOptions options = request.canary_options;
-    options.releases = store.releases();
-    result.canary = run_canary(*request.canary, ShimCatalog::load_directory(request.baselines), options);
+    stage("canary", [&] {
+      CanaryOptions options = request.canary_options;
+      options.releases = store.releases();
+      result.canary = run_canary(*request.canary, ShimCatalog::load_directory(request.baselines), options);
+    });
   }
   return result;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,8 @@ struct MainJobRequest {
   // The published wheels loaded under every stored release; none: the canary is not run.
   std::optional<CanarySpec> canary;
   CanaryOptions canary_options;  // its releases are the store's, filled in by the job
+  // Told as each stage starts and ends ("matrix: started", "matrix: done in 412 s"); may be empty.
+  std::function<void(const std::string& line)> announce;
 };
 
 struct MainJobResult {

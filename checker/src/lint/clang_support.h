@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/clang_string.h"
+#include "core/tool_error.h"
 #include "lint/lint_rule.h"
 
 namespace abicheck {
@@ -31,6 +32,17 @@ std::vector<std::string> cursor_tokens(CXTranslationUnit unit, CXCursor cursor);
 // Calls visit on each descendant (pre-order); visit returns false to skip a node's children.
 void visit_descendants(CXCursor root, const std::function<bool(CXCursor)>& visit);
 
+// libclang refused a source outright (no unit at all, so nothing of it can be linted). `what()` is
+// one line: the source and libclang's first diagnostic; `diagnostics` all that libclang printed.
+class UnparsableSource : public ToolError {
+ public:
+  UnparsableSource(const std::filesystem::path& source, std::string diagnostics);
+  const std::string& diagnostics() const { return diagnostics_; }
+
+ private:
+  std::string diagnostics_;
+};
+
 // A parsed translation unit that owns its index. Parsing goes on after errors (a missing include
 // does not stop it), so a file that does not compile still yields what could be seen.
 class ParsedUnit {
@@ -39,7 +51,8 @@ class ParsedUnit {
     std::string path;
     std::string content;
   };
-  // Throws ToolError naming the source when libclang cannot parse at all.
+  // Throws UnparsableSource when libclang cannot parse at all. A precompiled header it cannot use
+  // (`-include-pch` in `arguments`) only costs time: the source is parsed again without it.
   ParsedUnit(const std::filesystem::path& source, const std::vector<std::string>& arguments,
              const std::vector<UnsavedFile>& unsaved_files = {});
   ~ParsedUnit();

@@ -416,6 +416,9 @@ MatrixResult run_matrix(const MatrixSpec& spec, const ReleaseStore& store, const
     ++done;
     if (options.progress) options.progress(done, total, line);
   };
+  if (options.progress) {
+    options.progress(0, total, fmt::format("starting: {} builds, {} cells", build_requests.size(), planned.size()));
+  }
 
   std::vector<BuildRecord> builds(build_requests.size());
   parallel_for_each(build_requests.size(), options.jobs, [&](std::size_t i) {

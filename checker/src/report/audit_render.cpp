@@ -180,6 +180,7 @@ nlohmann::json audit_section(const AuditReport& report) {
     wheels.push_back({{"path", wheel.path},
                       {"verdict", to_string(wheel.verdict)},
                       {"min_torch", optional_version(wheel.min_torch)},
+                      {"min_torch_to_load", optional_version(wheel.min_torch_to_load)},
                       {"declared_target",
                        wheel.declared_target ? nlohmann::json(wheel.declared_target->version.to_string()) : nullptr},
                       {"abi3", wheel.abi3},
@@ -195,6 +196,12 @@ nlohmann::json audit_section(const AuditReport& report) {
   return document;
 }
 
+std::string min_torch_text(const std::optional<TorchVersion>& min_torch,
+                           const std::optional<TorchVersion>& min_torch_to_load) {
+  auto shown = [](const std::optional<TorchVersion>& version) { return version ? version->to_string() : "-"; };
+  return fmt::format("min torch {} (to load: {})", shown(min_torch), shown(min_torch_to_load));
+}
+
 std::string render_audit_text(const AuditReport& report, bool verbose) {
   std::string out;
   for (const auto& object : report.binaries) {
@@ -202,9 +209,7 @@ std::string render_audit_text(const AuditReport& report, bool verbose) {
                        object.format == BinaryFormat::Elf ? ""
                                                           : fmt::format(" ({} {}, {})", platform_of(object.format),
                                                                         object.machine, to_string(object.format)));
-    out += fmt::format("  min torch {} (to load: {}), declared target {}\n",
-                       object.min_torch ? object.min_torch->to_string() : "-",
-                       object.min_torch_to_load ? object.min_torch_to_load->to_string() : "-",
+    out += fmt::format("  {}, declared target {}\n", min_torch_text(object.min_torch, object.min_torch_to_load),
                        describe_declared(object.declared_target));
     std::map<std::optional<TorchVersion>, int> shims_by_release;
     std::vector<std::string> dynamic;
@@ -252,10 +257,9 @@ std::string render_audit_text(const AuditReport& report, bool verbose) {
     }
   }
   for (const auto& wheel : report.wheels) {
-    out +=
-        fmt::format("wheel {}: {} ({} objects), min torch {}, declared target {}{}\n", wheel.path,
-                    to_string(wheel.verdict), wheel.object_count, wheel.min_torch ? wheel.min_torch->to_string() : "-",
-                    describe_declared(wheel.declared_target), wheel.abi3 ? ", abi3" : "");
+    out += fmt::format("wheel {}: {} ({} objects), {}, declared target {}{}\n", wheel.path, to_string(wheel.verdict),
+                       wheel.object_count, min_torch_text(wheel.min_torch, wheel.min_torch_to_load),
+                       describe_declared(wheel.declared_target), wheel.abi3 ? ", abi3" : "");
   }
   out += render_suppression_problems_text(report.suppression_problems);
   std::map<AuditVerdict, int> counts;

@@ -14,6 +14,11 @@ namespace abicheck {
 //   "suppression_problems":[...]} (report/suppression_render.h).
 nlohmann::json audit_section(const AuditReport& report);
 
+// "min torch 2.13 (to load: 2.9)": every shim used, dlsym names included, and the imports alone
+// (what the loader needs). Both always, since either alone misleads.
+std::string min_torch_text(const std::optional<TorchVersion>& min_torch,
+                           const std::optional<TorchVersion>& min_torch_to_load);
+
 // What `audit` prints: per binary its verdict, minimum torch, shims by release, device runtime, whether
 // it loads into each stored release, and unstable imports (all of them with verbose), then the wheels,
 // the allowlist's stale and expired entries and the counts.

@@ -73,8 +73,8 @@ std::string render_check_text(const CheckResult& result) {
                         libraries.empty() ? "" : fmt::format(": {}", fmt::join(libraries, ", ")));
   }
   for (const auto& object : result.audit.binaries) {
-    text += fmt::format("audit {}: {}, min torch {}\n", library_label(result, object.path), to_string(object.verdict),
-                        object.min_torch ? object.min_torch->to_string() : "-");
+    text += fmt::format("audit {}: {}, {}\n", library_label(result, object.path), to_string(object.verdict),
+                        min_torch_text(object.min_torch, object.min_torch_to_load));
   }
   if (!result.smoke.cells.empty()) {
     text += "smoke runs (rows: build / target, columns: runtime)\n" + render_matrix_grid(matrix_section(result.smoke));

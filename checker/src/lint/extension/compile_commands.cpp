@@ -122,7 +122,9 @@ std::vector<UnitToParse> read_compile_commands(const fs::path& database) {
         !(entry.contains("command") || entry.contains("arguments"))) {
       throw ToolError(fmt::format("{}: an entry lacks file, directory or command", database.string()));
     }
+    // A relative working directory (hand-written databases) is taken from where the database is.
     fs::path directory = entry["directory"].get<std::string>();
+    if (directory.is_relative()) directory = (fs::absolute(database).parent_path() / directory).lexically_normal();
     std::vector<std::string> words = entry.contains("arguments") ? entry["arguments"].get<std::vector<std::string>>()
                                                                  : split_command(entry["command"].get<std::string>());
     units.push_back(unit_from_compiler_command(directory / entry["file"].get<std::string>(), words, directory));

@@ -88,6 +88,8 @@ struct TranslationUnitFacts {
   std::vector<DynamicLookup> dynamic_lookups;
   std::vector<DispatcherCall> dispatcher_calls;
   std::vector<std::filesystem::path> project_files;  // the project's own headers it includes
+  // Set when libclang refused the unit outright: libclang's diagnostics (nothing else above is set).
+  std::optional<std::string> parse_refusal;
 };
 
 struct ExtensionFacts {

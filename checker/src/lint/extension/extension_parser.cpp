@@ -358,7 +358,14 @@ TranslationUnitFacts parse_unit(const UnitToParse& unit, const ParseEnvironment&
     unsaved.push_back({std::string(kCudaPreludePath), std::string(kCudaPrelude)});
   std::vector<std::string> arguments = front_end_arguments(unit, environment);
   arguments.insert(arguments.end(), extra_arguments.begin(), extra_arguments.end());
-  ParsedUnit parsed(unit.source, arguments, unsaved);
+  std::optional<ParsedUnit> refused_or_parsed;
+  try {
+    refused_or_parsed.emplace(unit.source, arguments, unsaved);
+  } catch (const UnparsableSource& refusal) {
+    facts.parse_refusal = refusal.diagnostics();
+    return facts;
+  }
+  const ParsedUnit& parsed = *refused_or_parsed;
   if (system_headers) {
     *system_headers = system_headers_of(parsed, [&environment](const fs::path& file) {
       return !file.empty() && !is_under(file, environment.torch_include_dir) &&

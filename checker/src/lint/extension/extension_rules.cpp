@@ -8,7 +8,7 @@ const std::vector<ExtensionRule>& extension_rules() {
   static const std::vector<ExtensionRule> rules = {
       missing_target_rule(),     unstable_header_rule(), api_newer_than_target_rule(),  target_newer_than_build_rule(),
       malformed_target_rule(),   target_drift_rule(),    target_macro_undefined_rule(), shim_dlsym_rule(),
-      unresolved_include_rule(), unreleased_api_rule(),  dispatcher_operator_rule(),
+      unresolved_include_rule(), unreleased_api_rule(),  dispatcher_operator_rule(),    unparsed_source_rule(),
   };
   return rules;
 }

@@ -54,5 +54,6 @@ ExtensionRule shim_dlsym_rule();               // E008
 ExtensionRule unresolved_include_rule();       // E009
 ExtensionRule unreleased_api_rule();           // E010
 ExtensionRule dispatcher_operator_rule();      // E011
+ExtensionRule unparsed_source_rule();          // E012
 
 }  // namespace abicheck

@@ -6,8 +6,9 @@ namespace abicheck {
 
 const std::vector<HeaderRule>& header_rules() {
   static const std::vector<HeaderRule> rules = {
-      guard_too_weak_rule(), guard_too_strong_rule(),       removed_or_changed_rule(),
-      version_macro_rule(),  wrapper_guard_too_weak_rule(), new_declaration_version_rule(),
+      guard_too_weak_rule(),         guard_too_strong_rule(),       removed_or_changed_rule(),
+      version_macro_rule(),          wrapper_guard_too_weak_rule(), new_declaration_version_rule(),
+      headers_do_not_compile_rule(),
   };
   return rules;
 }

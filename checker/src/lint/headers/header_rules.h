@@ -46,5 +46,6 @@ HeaderRule removed_or_changed_rule();       // H003
 HeaderRule version_macro_rule();            // H004
 HeaderRule wrapper_guard_too_weak_rule();   // H005
 HeaderRule new_declaration_version_rule();  // H006
+HeaderRule headers_do_not_compile_rule();   // H007
 
 }  // namespace abicheck

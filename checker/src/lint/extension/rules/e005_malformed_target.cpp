@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 #include "lint/extension/extension_rules.h"
 
@@ -60,13 +61,32 @@ std::optional<std::string> problem_of(const TargetDefinition& definition, const 
   return std::nullopt;
 }
 
+// One finding per mistake, at a line a user can open. A -D that a build file passes to every
+// unit (setup.py's define_macros, seen on each compile command without a line) is the build file's
+// definition again: reported there, once. A -D found only on compile commands is reported once
+// per value, at the first unit that gets it.
 void check(const ExtensionFacts& facts, const ExtensionLintContext& context, const LintRule& rule,
            DiagnosticSink& sink) {
-  auto check_definition = [&](const TargetDefinition& definition) {
-    if (auto problem = problem_of(definition, context.known_releases)) sink.report(rule, definition.where, *problem);
-  };
-  for (const auto& unit : facts.units) std::ranges::for_each(unit.target_definitions, check_definition);
-  std::ranges::for_each(facts.build_file_targets, check_definition);
+  std::vector<const TargetDefinition*> definitions;
+  for (const auto& definition : facts.build_file_targets) definitions.push_back(&definition);
+  for (const auto& unit : facts.units) {
+    for (const auto& definition : unit.target_definitions) definitions.push_back(&definition);
+  }
+  std::set<std::string> written_in_a_file;
+  for (const auto* definition : definitions) {
+    if (definition->where.line > 0) written_in_a_file.insert(definition->value_text);
+  }
+  std::set<std::string> reported_without_a_line;
+  for (const auto* definition : definitions) {
+    auto problem = problem_of(*definition, context.known_releases);
+    if (!problem) continue;
+    if (definition->where.line > 0) {
+      sink.report(rule, definition->where, *problem);
+    } else if (!written_in_a_file.contains(definition->value_text) &&
+               reported_without_a_line.insert(definition->value_text).second) {
+      sink.report(rule, {definition->where.file, 1, 1}, "on the compile command: " + *problem);
+    }
+  }
 }
 
 }  // namespace
