@@ -34,9 +34,9 @@ ExitCode run_check_command(const CommonOptions& common, const CheckCommandOption
   if (isatty(STDERR_FILENO)) {
     request.progress = [](const std::string& line) { std::cerr << "check: " << line << "\n"; };
   } else {
-    // A log: every step's line, and a heartbeat while a build or smoke run takes long.
+    // A log: every step's line, and from the first (the lint's) a heartbeat while a build or smoke
+    // run takes long. Nothing before it, so that bad input stays one error line.
     auto log = std::make_shared<LogProgress>("check", stderr, std::chrono::milliseconds(0));
-    log->update(0, 0, "linting " + options.project.string());
     request.progress = [log, steps = 0](const std::string& line) mutable { log->update(++steps, 0, line); };
   }
   CheckResult result = run_check(store, request);

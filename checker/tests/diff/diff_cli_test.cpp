@@ -111,15 +111,19 @@ TEST(DiffCli, SuppressionWithoutReasonIsAToolError) {
   EXPECT_NE(result.output.find("bad.toml:1: [[suppress]]: needs a reason"), std::string::npos) << result.output;
 }
 
-TEST(DiffCliBadInput, HeaderThatDoesNotParseIsOneErrorLineAndNoReport) {
+// Headers that do not compile are the diff's finding, with the compiler's first error and every
+// configuration it shows in, never a tool error: the rest is still compared and reported.
+TEST(DiffCli, HeadersThatDoNotCompileAreABreakingFindingWithTheCompilersError) {
   ScopedTempDir work("diff-bad-header");
   auto json_path = work.path() / "diff.json";
   ProcessResult result = run_cli({"diff", fixture("removed_function/old"), fixture("bad_input/header_does_not_parse"),
                                   "--json", json_path.string()});
-  EXPECT_EQ(result.exit_code, 2);
-  EXPECT_EQ(line_count(result.output), 1) << result.output;
-  EXPECT_NE(result.output.find("torch/csrc/inductor/aoti_torch/c/shim.h:"), std::string::npos) << result.output;
-  EXPECT_FALSE(std::filesystem::exists(json_path));
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_NE(result.output.find("headers-do-not-compile"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("do not compile at no target, target 2.9"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("torch/csrc/inductor/aoti_torch/c/shim.h:23: expected ')'"), std::string::npos)
+      << result.output;
+  EXPECT_TRUE(std::filesystem::exists(json_path));
 }
 
 TEST(DiffCliBadInput, TorchOlderThanTwoNineIsRefused) {
