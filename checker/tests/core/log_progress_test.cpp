@@ -34,7 +34,7 @@ TEST(LogProgress, BeatsWhileAStepRunsLongAndStopsWhenTheWorkEnds) {
   {
     LogProgress progress("matrix", out, /*minimum_gap=*/1h, /*heartbeat=*/40ms);
     progress.update(0, 3, "starting: 1 build, 2 cells");
-    std::this_thread::sleep_for(200ms);  // one long build: only the heartbeat speaks
+    std::this_thread::sleep_for(200ms);             // one long build: only the heartbeat speaks
     progress.update(1, 3, "build cpu B2.15 T2.9");  // within the minimum gap of the last line: not printed
     progress.update(3, 3, "cell R2.15");            // the end is always printed
     std::this_thread::sleep_for(120ms);             // nothing after the end

@@ -35,8 +35,8 @@ void check(const ExtensionFacts& facts, const ExtensionLintContext&, const LintR
   for (const auto& unit : facts.units) {
     if (!unit.parse_refusal) continue;
     sink.report(rule, first_diagnostic_position(*unit.parse_refusal, unit.source),
-                fmt::format("libclang could not parse {} at all, so no rule checked it: {}", unit.source.filename().string(),
-                            first_error_line(*unit.parse_refusal)));
+                fmt::format("libclang could not parse {} at all, so no rule checked it: {}",
+                            unit.source.filename().string(), first_error_line(*unit.parse_refusal)));
   }
 }
 
