@@ -8,6 +8,8 @@
 #                                     cached (ci/tidy_cached.py: keyed by the file, its headers, its compile
 #                                     command, .clang-tidy and clang-tidy's version), so only what changed
 #                                     is checked again; --full (or TORCH_ABI_CHECK_TIDY_FULL=1) checks all
+#   ci/check_style.sh workflows       zizmor (GitHub Actions security linter) on ci/workflows/*.yml and
+#                                     ci/action.yml, offline; exit 1 on any finding at medium or above
 #   ci/check_style.sh fix             rewrites the files clang-format would change
 # Exit 2 when a tool or the build's compile commands are missing.
 set -euo pipefail
@@ -15,6 +17,9 @@ cd "$(dirname "$0")/.."
 
 clang_format=$(command -v clang-format-14 || command -v clang-format || true)
 clang_tidy=$(command -v clang-tidy-14 || command -v clang-tidy || true)
+# zizmor is a PyPI package: ci/setup.sh installs it into the tools venv.
+tools_venv="${TORCH_ABI_CHECK_TOOLS_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/torch-abi-check-tools}"
+zizmor=$(command -v zizmor || { [[ -x $tools_venv/bin/zizmor ]] && echo "$tools_venv/bin/zizmor"; } || true)
 
 # Tracked sources when this is a git checkout; otherwise every source of the two trees.
 cxx_sources() {
@@ -86,8 +91,16 @@ case "${1:-}" in
     fi
     echo "check_style: ${#files[@]} files pass clang-tidy"
     ;;
+  workflows)
+    need zizmor "$zizmor"
+    # --offline: no GitHub API (no token); the pins are checked for being commit SHAs, not looked up.
+    if ! "$zizmor" --offline --min-severity medium --no-progress ci/workflows/*.yml ci/action.yml; then
+      echo "check_style: zizmor found the above (docs/workflow-pins.md says how to fix a pin)" >&2
+      exit 1
+    fi
+    ;;
   *)
-    echo "usage: ci/check_style.sh format | tidy [--full] [BUILD_DIR] | fix" >&2
+    echo "usage: ci/check_style.sh format | tidy [--full] [BUILD_DIR] | workflows | fix" >&2
     exit 2
     ;;
 esac
