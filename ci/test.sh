@@ -13,15 +13,17 @@ bash ci/build.sh
 
 # The store is installed unless the tests selected by label (-L/--label-regex) need none of it.
 labels=""
+excludes=false
 arguments=("$@")
 for ((i = 0; i < ${#arguments[@]}; i++)); do
   case "${arguments[i]}" in
+    -LE* | --label-exclude*) excludes=true ;;
     -L | --label-regex) labels="${arguments[i + 1]:-}" ;;
     -L* ) labels="${arguments[i]#-L}" ;;
     --label-regex=*) labels="${arguments[i]#--label-regex=}" ;;
   esac
 done
-if [[ -z $labels || store =~ $labels || corpus =~ $labels ]]; then
+if [[ -z $labels || $excludes == true || store =~ $labels || corpus =~ $labels ]]; then
   build/checker/torch-abi-check store install
 else
   echo "test: the tests labelled '$labels' need no torch store; not installing it"
