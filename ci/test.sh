@@ -6,8 +6,11 @@
 # Every test has one tier label (quick, store, style, corpus: checker/tests/test_tiers.cmake.in).
 # Tests that cannot share the machine say so themselves (RESOURCE_LOCK, PROCESSORS, RUN_SERIAL in
 # checker/tests/test_tiers.cmake.in), so -j is safe for any selection.
+# Without arguments: every test except the corpus beyond its fixed sample (label corpus-full, the
+# real projects that take minutes each); `bash ci/test.sh -L corpus` runs the whole corpus.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+(($#)) || set -- -LE corpus-full
 bash ci/setup.sh
 bash ci/build.sh
 

@@ -68,7 +68,11 @@ TEST(ExtensionSources, PyprojectBackendChoosesTheBuild) {
   fs::create_directories(project);
   std::ofstream(project / "CMakeLists.txt") << "project(x)\n";
   std::ofstream(project / "setup.py") << "\n";
-  EXPECT_EQ(find_project_build_kind(project), ProjectBuildKind::CMake) << "CMakeLists.txt first without a backend";
+  EXPECT_EQ(find_project_build_kind(project), ProjectBuildKind::Setuptools)
+      << "without a backend, setup.py: pip builds such a project with it, even beside a CMakeLists.txt";
+  fs::rename(project / "setup.py", project / "setup.py.off");
+  EXPECT_EQ(find_project_build_kind(project), ProjectBuildKind::CMake) << "CMakeLists.txt alone";
+  fs::rename(project / "setup.py.off", project / "setup.py");
   std::ofstream(project / "pyproject.toml") << "[build-system]\nbuild-backend = \"setuptools.build_meta\"\n";
   EXPECT_EQ(find_project_build_kind(project), ProjectBuildKind::Setuptools);
   std::ofstream(project / "pyproject.toml") << "[build-system]\nbuild-backend = \"scikit_build_core.build\"\n";

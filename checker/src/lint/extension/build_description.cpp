@@ -68,8 +68,8 @@ std::optional<ProjectBuildKind> find_project_build_kind(const fs::path& project)
     if (wraps_cmake(*backend) && has_cmake) return ProjectBuildKind::CMake;
     if (backend->starts_with("setuptools") && has_setup_py) return ProjectBuildKind::Setuptools;
   }
-  if (has_cmake) return ProjectBuildKind::CMake;
   if (has_setup_py) return ProjectBuildKind::Setuptools;
+  if (has_cmake) return ProjectBuildKind::CMake;
   return std::nullopt;
 }
 

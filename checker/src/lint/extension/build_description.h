@@ -15,8 +15,9 @@ enum class ProjectBuildKind { CMake, Setuptools };
 std::string build_kind_name(ProjectBuildKind kind);
 
 // The build a project's files describe: the build backend of pyproject.toml when it wraps CMake
-// (scikit-build-core, py-build-cmake) or setuptools and the file it needs is there, else
-// CMakeLists.txt, then setup.py; nullopt when there is none. Throws ToolError naming pyproject.toml
+// (scikit-build-core, py-build-cmake) or setuptools and the file it needs is there, else setup.py
+// (what pip builds a project without a build backend with, even beside a CMakeLists.txt: the
+// torch-geometric packages), then CMakeLists.txt; nullopt when there is none. Throws ToolError naming pyproject.toml
 // when it is not valid TOML.
 std::optional<ProjectBuildKind> find_project_build_kind(const std::filesystem::path& project);
 

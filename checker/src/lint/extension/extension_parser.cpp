@@ -48,6 +48,13 @@ extern "C" unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, siz
 #endif
 )";
 constexpr std::string_view kCudaPreludePath = "/torch-abi-check/cuda_prelude.h";
+// The same for reading a CUDA unit as C++ host code: the runtime's host definitions of the keywords.
+constexpr std::string_view kCudaHostPrelude = R"(#pragma once
+#if __has_include(<cuda_runtime.h>)
+#include <cuda_runtime.h>
+#endif
+)";
+constexpr std::string_view kCudaHostPreludePath = "/torch-abi-check/cuda_host_prelude.h";
 
 int count_lines(const std::string& text) { return static_cast<int>(std::ranges::count(text, '\n')) + 1; }
 
@@ -319,6 +326,17 @@ std::vector<std::string> front_end_arguments(const UnitToParse& unit, const Pars
   return arguments;
 }
 
+// A CUDA unit's arguments for reading it as C++ host code: the C++ arguments, the CUDA runtime
+// headers and the runtime's own host definitions of the execution-space keywords.
+std::vector<std::string> host_cxx_arguments(const UnitToParse& unit, const ParseEnvironment& environment) {
+  UnitToParse host = unit;
+  host.language = SourceLanguage::Cxx;
+  std::vector<std::string> arguments = front_end_arguments(host, environment);
+  for (const auto& dir : environment.cuda_include_dirs) arguments.push_back("-isystem" + dir.string());
+  arguments.insert(arguments.end(), {"-include", std::string(kCudaHostPreludePath)});
+  return arguments;
+}
+
 // The arguments that build a precompiled header of the system headers for a C++ unit: its own,
 // as a header, without its target (the system headers do not read it); empty when the unit
 // cannot share one (CUDA with its prelude, forced -includes).
@@ -354,16 +372,29 @@ TranslationUnitFacts parse_unit(const UnitToParse& unit, const ParseEnvironment&
                                   "TORCH_TARGET_VERSION;\n#endif\n",
                                   kEffectiveTargetVariable);
   std::vector<ParsedUnit::UnsavedFile> unsaved = {{unit.source.string(), probed}};
-  if (unit.language == SourceLanguage::Cuda)
+  if (unit.language == SourceLanguage::Cuda) {
     unsaved.push_back({std::string(kCudaPreludePath), std::string(kCudaPrelude)});
+    unsaved.push_back({std::string(kCudaHostPreludePath), std::string(kCudaHostPrelude)});
+  }
   std::vector<std::string> arguments = front_end_arguments(unit, environment);
   arguments.insert(arguments.end(), extra_arguments.begin(), extra_arguments.end());
   std::optional<ParsedUnit> refused_or_parsed;
   try {
     refused_or_parsed.emplace(unit.source, arguments, unsaved);
   } catch (const UnparsableSource& refusal) {
-    facts.parse_refusal = refusal.diagnostics();
-    return facts;
+    if (unit.language != SourceLanguage::Cuda) {
+      facts.parse_refusal = refusal.diagnostics();
+      return facts;
+    }
+    // clang 14 crashes in CUDA mode on some sources over newer torch headers (torchsort's .cu with
+    // torch 2.15, C++20). Read as C++ host code the unit still shows its includes, its target and
+    // its calls, which is what the rules look at; kernel launches are then mere syntax errors.
+    try {
+      refused_or_parsed.emplace(unit.source, host_cxx_arguments(unit, environment), unsaved);
+    } catch (const UnparsableSource& second_refusal) {
+      facts.parse_refusal = refusal.diagnostics() + "\nread as C++ host code: " + second_refusal.diagnostics();
+      return facts;
+    }
   }
   const ParsedUnit& parsed = *refused_or_parsed;
   if (system_headers) {
@@ -463,6 +494,10 @@ std::vector<fs::path> find_cuda_include_dirs(const fs::path& store_root, int cud
     }
   }
   if (dirs.empty() && fs::exists("/usr/local/cuda/include/cuda_runtime.h")) dirs.push_back("/usr/local/cuda/include");
+  // CUDA 13 keeps cub, thrust and libcu++ in include/cccl, which nvcc adds to every compile itself.
+  for (std::size_t i = 0, n = dirs.size(); i < n; ++i) {
+    if (fs::is_directory(dirs[i] / "cccl", error)) dirs.push_back(dirs[i] / "cccl");
+  }
   std::ranges::sort(dirs);
   return dirs;
 }
