@@ -6,7 +6,8 @@ everything the result depends on: the file's content, its compile command (compi
 the content of every header it includes (ninja's dependency log, `ninja -t deps`, written by the
 build), the .clang-tidy file and clang-tidy's version. An unchanged file costs one hash; a changed
 header re-checks exactly the files that include it. A file whose headers ninja does not know (not
-built yet, or built before its last change) is always checked. --full checks every file.
+built yet, or built before its last change) is always checked. --full checks every file. Paths of
+the checkout and the build folder are kept as placeholders, so a clone elsewhere reuses the results.
 
 Prints the outputs, cached and new, one after the other (ci/check_style.sh judges them) and, on
 stderr, how many files were checked and how many came from the cache.
@@ -87,6 +88,16 @@ def main() -> int:
     args = parser.parse_args()
 
     build_dir = args.build_dir.resolve()
+    root = Path(__file__).resolve().parent.parent
+
+    # Keys and kept outputs name the checkout and the build folder by placeholders, so that a clone
+    # elsewhere (CI's) finds the results of an identical tree.
+    def portable(text: str) -> str:
+        return text.replace(str(build_dir), "@BUILD@").replace(str(root), "@ROOT@")
+
+    def local(text: str) -> str:
+        return text.replace("@BUILD@", str(build_dir)).replace("@ROOT@", str(root))
+
     commands = compile_commands(build_dir)
     deps = ninja_deps(build_dir)
     version = subprocess.run([args.clang_tidy, "--version"], capture_output=True, text=True, check=True).stdout
@@ -107,10 +118,10 @@ def main() -> int:
             continue
         key = hashlib.sha256()
         key.update(common.encode())
-        key.update(json.dumps({k: entry[k] for k in sorted(entry) if k != "output"}).encode())
+        key.update(portable(json.dumps({k: entry[k] for k in sorted(entry) if k != "output"})).encode())
         key.update(sha256_of_file(file, memo).encode())
         for header in sorted(set(headers)):
-            key.update(f"\0{header}\0{sha256_of_file(header, memo)}".encode())
+            key.update(f"\0{portable(str(header))}\0{sha256_of_file(header, memo)}".encode())
         keys[file] = key.hexdigest()
 
     args.cache_dir.mkdir(parents=True, exist_ok=True)
@@ -133,11 +144,11 @@ def main() -> int:
             elif file in cached:
                 # Written whole, then renamed: a run that stops half-way leaves no partial entry.
                 partial = cached[file].with_suffix(f".{os.getpid()}.tmp")
-                partial.write_text(output)
+                partial.write_text(portable(output))
                 partial.replace(cached[file])
     for file in args.files:
         if file not in outputs:
-            outputs[file] = cached[file].read_text()
+            outputs[file] = local(cached[file].read_text())
             cached[file].touch()
         sys.stdout.write(outputs[file])
 
