@@ -84,6 +84,8 @@ std::string driver_diagnostics(const UnitRequest& request) {
 // Errors of the command line itself (an unknown -std=) libclang does not print at all: the clang
 // driver of the same LLVM does.
 std::string diagnostics_of_refused_parse(const UnitRequest& request, CXErrorCode error) {
+  // A crash would only crash again (libclang has printed its crash report already): say so.
+  if (error == CXError_Crashed) return "error: libclang crashed while parsing it (a bug of the front end)";
   static std::mutex stderr_capture;
   std::string captured;
   {
@@ -109,8 +111,7 @@ std::string diagnostics_of_refused_parse(const UnitRequest& request, CXErrorCode
   }
   if (captured.find_first_not_of(" \n") == std::string::npos) captured = driver_diagnostics(request);
   if (captured.find_first_not_of(" \n") == std::string::npos) {
-    captured = fmt::format("libclang gave no diagnostic (error {}{})", static_cast<int>(error),
-                           error == CXError_Crashed ? ": the front end crashed" : "");
+    captured = fmt::format("libclang gave no diagnostic (error {})", static_cast<int>(error));
   }
   return captured;
 }
