@@ -120,8 +120,9 @@ def main() -> int:
         key.update(common.encode())
         key.update(portable(json.dumps({k: entry[k] for k in sorted(entry) if k != "output"})).encode())
         key.update(sha256_of_file(file, memo).encode())
-        for header in sorted(set(headers)):
-            key.update(f"\0{portable(str(header))}\0{sha256_of_file(header, memo)}".encode())
+        # In the order of the portable names: where the checkout sorts among /usr's must not matter.
+        for name, header in sorted({portable(str(header)): header for header in headers}.items()):
+            key.update(f"\0{name}\0{sha256_of_file(header, memo)}".encode())
         keys[file] = key.hexdigest()
 
     args.cache_dir.mkdir(parents=True, exist_ok=True)
