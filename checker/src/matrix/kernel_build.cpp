@@ -21,6 +21,10 @@ namespace fs = std::filesystem;
 // Changing how libraries are built must invalidate every cached build.
 constexpr std::string_view kBuildRecipe = "unity-tu/link-libtorch/v1";
 constexpr std::string_view kLibraryName = "libabiref_matrix.so";
+constexpr std::string_view kDeviceObjectRecipe = "device-object/v1";
+constexpr std::string_view kDeviceObjectName = "device.o";
+// Ends the detail of a build that timed out or was killed: it says nothing about its inputs.
+constexpr std::string_view kNotCached = " (not cached)";
 
 std::optional<std::string> find_tool(const std::string& name, const std::string& environment_override,
                                      const std::vector<std::string>& fallbacks) {
@@ -97,7 +101,45 @@ std::vector<fs::path> group_sources(const fs::path& sources, const std::string& 
 }
 
 KernelBuilder::KernelBuilder(const fs::path& cache_dir, const MatrixSpec& spec, bool fresh)
-    : cache_(cache_dir / "builds"), spec_(spec), fresh_(fresh) {}
+    : cache_(cache_dir / "builds"), device_objects_(cache_dir / "device-objects"), spec_(spec), fresh_(fresh) {}
+
+CachedBuild KernelBuilder::device_object(const BuildRequest& request, const std::string& compiler,
+                                         const fs::path& source) const {
+  const fs::path include_dir = request.suite->sources / "include";
+  // The command without the paths that differ between runs: the compiler, its flags and arches.
+  std::vector<std::string> argv =
+      device_object_command(request.backend, compiler, spec_, include_dir, source, kDeviceObjectName);
+  ContentHash hash;
+  hash.add(kDeviceObjectRecipe);
+  for (const auto& argument : argv) {
+    if (argument != source.string() && argument != "-I" + include_dir.string()) hash.add(argument);
+  }
+  hash.add_file(source, source.parent_path());
+  if (fs::is_directory(include_dir)) hash.add_tree(include_dir);
+  const std::string key = hash.hex();
+  bool fresh = false;
+  if (fresh_) {
+    std::lock_guard lock(fresh_device_objects_mutex_);
+    fresh = fresh_device_objects_.insert(key).second;
+  }
+  return device_objects_.build(key, fresh, [&](const fs::path& work_dir) {
+    BuildOutcome outcome;
+    ProcessResult result = run_process({.argv = argv,
+                                        .working_dir = work_dir,
+                                        .timeout = std::chrono::seconds(spec_.build_timeout_s),
+                                        .memory_limit_bytes = spec_.build_memory_mb << 20});
+    outcome.log = shell_line(argv) + "\n" + result.output;
+    outcome.manifest.seconds = result.duration.count();
+    outcome.manifest.built = result.succeeded();
+    outcome.manifest.detail = result.succeeded() ? "built" : result.describe();
+    if (result.succeeded()) outcome.manifest.outputs = {std::string(kDeviceObjectName)};
+    if (result.timed_out || result.term_signal) {
+      outcome.manifest.detail += std::string(kNotCached);
+      outcome.cacheable = false;
+    }
+    return outcome;
+  });
+}
 
 std::vector<std::string> KernelBuilder::compile_flags(const BuildRequest& request) const {
   const auto& release = request.build_release;
@@ -195,7 +237,7 @@ BuildOutcome KernelBuilder::build_into(const BuildRequest& request, const fs::pa
       manifest.built = false;
       manifest.detail = result.describe();
       if (result.timed_out || result.term_signal) {
-        manifest.detail += " (not cached)";
+        manifest.detail += std::string(kNotCached);
         outcome.cacheable = false;
       }
     }
@@ -206,11 +248,19 @@ BuildOutcome KernelBuilder::build_into(const BuildRequest& request, const fs::pa
     const std::string kind = request.backend == Backend::Cuda ? "cuda" : "rocm";
     const std::string extension = request.backend == Backend::Cuda ? ".cu" : ".hip";
     for (const auto& source : group_sources(request.suite->sources, kind, target, extension)) {
-      fs::path object = work_dir / (source.stem().string() + "." + kind + ".o");
-      run_step(device_object_command(request.backend, *gpu_compiler, spec_, request.suite->sources / "include", source,
-                                     object));
-      if (!manifest.built) break;
-      objects.push_back(object.string());
+      CachedBuild object = device_object(request, *gpu_compiler, source);
+      outcome.log += fmt::format("# device object of {}{}\n{}", source.filename().string(),
+                                 object.cached ? fmt::format(" (compiled earlier: {})", object.directory.string()) : "",
+                                 object.cached ? "" : object.log);
+      if (!object.manifest.built) {
+        manifest.built = false;
+        manifest.detail = fmt::format("{}: {}", source.filename().string(), object.manifest.detail);
+        // A device compile that timed out or was killed left no entry: neither may this build.
+        if (object.manifest.detail.ends_with(kNotCached)) outcome.cacheable = false;
+        break;
+      }
+      if (!object.cached) manifest.seconds += object.manifest.seconds;
+      objects.push_back((object.directory / kDeviceObjectName).string());
     }
   }
 

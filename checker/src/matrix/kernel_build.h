@@ -1,6 +1,8 @@
 #pragma once
 
 #include <filesystem>
+#include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -38,6 +40,10 @@ std::vector<std::filesystem::path> group_sources(const std::filesystem::path& so
 // Builds libraries into the build cache <cache>/builds/<key>/ (core/build_cache.h), one process per
 // compiler call, each with the spec's time and memory limits. A cached build (same sources, backend,
 // B, T, toolchain) is reused unless `fresh`; builds that timed out or were killed are never cached.
+// Device code (kernels/cuda, kernels/rocm) includes no torch header, so its object is the same for
+// every B and T: it is compiled once per source, toolchain and architecture list, kept in
+// <cache>/device-objects/<key>/, and linked into every library of its backend (once per run with
+// `fresh`).
 class KernelBuilder {
  public:
   KernelBuilder(const std::filesystem::path& cache_dir, const MatrixSpec& spec, bool fresh);
@@ -49,7 +55,13 @@ class KernelBuilder {
   // Compiles and links into `work_dir`; `compiler_missing` when the backend has no compiler here.
   BuildOutcome build_into(const BuildRequest& request, const std::filesystem::path& work_dir,
                           bool& compiler_missing) const;
+  // The object of one device source, from the device-object cache or compiled into it now.
+  CachedBuild device_object(const BuildRequest& request, const std::string& compiler,
+                            const std::filesystem::path& source) const;
   BuildCache cache_;
+  BuildCache device_objects_;
+  mutable std::mutex fresh_device_objects_mutex_;
+  mutable std::set<std::string> fresh_device_objects_;  // keys compiled anew in this run (with `fresh`)
   const MatrixSpec& spec_;
   bool fresh_;
 };

@@ -69,7 +69,19 @@ class MatrixIntegration : public ::testing::Test {
   fs::path output_;
 };
 
+// The device objects compiled (their manifest written) since `since`.
+std::size_t device_objects_compiled_since(fs::file_time_type since) {
+  std::size_t count = 0;
+  if (!fs::is_directory(cache_dir / "device-objects")) return 0;
+  for (const auto& entry : fs::directory_iterator(cache_dir / "device-objects")) {
+    fs::path manifest = entry.path() / "build.json";
+    if (fs::exists(manifest) && fs::last_write_time(manifest) >= since) ++count;
+  }
+  return count;
+}
+
 TEST_F(MatrixIntegration, SmallMatrixMeetsTheVersionRules) {
+  const auto started = fs::file_time_type::clock::now();
   auto result = testing::run_cli({"matrix", (fixtures / "small.toml").string(), "--cache-dir", cache_dir.string(),
                                   "--json", (output_ / "m.json").string(), "--junit", (output_ / "m.xml").string(),
                                   "--markdown", (output_ / "m.md").string(), "--jobs", "2"});
@@ -118,6 +130,16 @@ TEST_F(MatrixIntegration, SmallMatrixMeetsTheVersionRules) {
   EXPECT_NE(read_text(output_ / "m.xml").find("scaled_add.scaled_add_matches_add_for_every_dtype_and_layout"),
             std::string::npos);
   EXPECT_NE(read_text(output_ / "m.md").find("**No finding**"), std::string::npos);
+  // The device code includes no torch header: when this run built its six CUDA libraries, it compiled
+  // each device source once and linked that object into all of them.
+  if (result.output.find("(12 builds, 0 cached") != std::string::npos) {
+    std::size_t device_sources = 0;
+    for (const auto& file :
+         fs::recursive_directory_iterator(fs::path(TORCH_ABI_CHECK_FIXTURES).parent_path() / "kernels" / "cuda")) {
+      device_sources += file.path().extension() == ".cu" ? 1 : 0;
+    }
+    EXPECT_EQ(device_objects_compiled_since(started), device_sources);
+  }
 
   // Nothing changed: the re-run takes every build and cell from the cache.
   auto again = testing::run_cli(
