@@ -14,6 +14,36 @@ std::string release_list(const std::vector<TorchVersion>& releases) {
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
+// What each kind of the audit's findings means, and what to do; the verdicts are to_string(AuditVerdict).
+constexpr KindRow kAuditKinds[] = {
+    {"unstable",
+     "The binary imports libtorch's C++ ABI (or a shim no release has): it is bound to the torch it was "
+     "built with.",
+     "Port the listed imports to the stable C shim and torch/csrc/stable, or allowlist them with a reason."},
+    {"needs-newer-torch", "The binary uses stable shims newer than the torch it declares it runs on.",
+     "Raise the declared target (TORCH_TARGET_VERSION, torch>= pin) to its min torch, or "
+     "stop using the newer shims."},
+    {"device-library-mismatch",
+     "A device library the binary needs is not the one a claimed release ships: it does "
+     "not load there.",
+     "Build against the device runtime of those releases, or narrow the claimed releases."},
+    {"device-runtime-mismatch",
+     "The binary's device toolkit differs from the stored build of a release; a build of "
+     "that release for its toolkit may exist.",
+     "Check the release's build for the binary's toolkit, or build for the toolkit torch "
+     "ships by default."},
+    {"device-toolkit-minor",
+     "Another minor version of the same device toolkit: the loader accepts it, a "
+     "package's own version check may not.",
+     "Nothing for the loader; check that the package's import does not compare minors."},
+    {"dispatcher-operator",
+     "An operator the binary calls through the dispatcher is missing or has another schema "
+     "on a release it claims.",
+     "Raise the target past the break, or call an overload every claimed release has."},
+    {"not-audited", "An input could not be read completely, so what it imports is unknown.",
+     "Check the file (the finding names the problem); the rest was audited."},
+};
+
 }  // namespace
 
 std::vector<Finding> release_load_findings(const ObjectAudit& object, const std::string& where) {
@@ -97,6 +127,8 @@ std::string release_load_summary(const ObjectAudit& object) {
   return fmt::format("{}: {}", object.path, fmt::join(parts, "; "));
 }
 
+std::optional<KindText> audit_kind_text(std::string_view kind) { return find_kind_text(kAuditKinds, kind); }
+
 Judgement judge_audit(const AuditReport& report) {
   Judgement judgement;
   for (const auto& object : report.binaries) {
@@ -116,6 +148,7 @@ Judgement judge_audit(const AuditReport& report) {
   for (const auto& problem : report.suppression_problems) {
     judgement.findings.push_back(suppression_finding(problem, "audit"));
   }
+  judgement.explain_kinds("audit", audit_kind_text);
   auto not_stable =
       std::ranges::count_if(report.binaries, [](const ObjectAudit& o) { return o.verdict != AuditVerdict::Stable; });
   judgement.lines.push_back(fmt::format(

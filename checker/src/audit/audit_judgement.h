@@ -11,6 +11,10 @@ namespace abicheck {
 // the dispatcher that breaks on a release it claims (operator_findings) is a finding.
 Judgement judge_audit(const AuditReport& report);
 
+// What each kind of the audit's findings means and what to do ("unstable", "device-library-mismatch",
+// ...); `check` and the release gate explain the audit findings they make with it too.
+std::optional<KindText> audit_kind_text(std::string_view kind);
+
 // Why `object` does not load into the releases it claims, as far as the device runtime goes (its
 // torch symbols are the verdict's findings), one finding per reason with the releases it holds for;
 // `where` names the object. Used by the audit, `check` and the release gate alike. A toolkit the

@@ -11,6 +11,32 @@ std::string predicted_text(const Prediction& prediction) {
   return is_load(prediction.outcome) ? std::string("loads") : std::string(to_string(prediction.outcome));
 }
 
+// The canary's kinds: an observed failure that was not foreseen (its outcome's name), a load that
+// was not foreseen, or a failure of another kind than the one foreseen ("refused-not-undefined-symbol").
+std::optional<KindText> canary_kind_text(std::string_view kind) {
+  if (kind == "could-not-install") {
+    return KindText{.meaning = "The package could not be got ready (not on the index, no wheel for this platform).",
+                    .remedy = "Check the package's name and version in the canary spec."};
+  }
+  if (kind == "loads-despite-prediction") {
+    return KindText{.meaning =
+                        "The package loaded where the audit predicted it would not: the prediction is too "
+                        "strict.",
+                    .remedy = "Nothing breaks for users; the audit's reason for the cell shows what it misjudged."};
+  }
+  if (kind.find("-not-") != std::string_view::npos) {
+    return KindText{.meaning = "The package failed as foreseen, but in another way than the audit said.",
+                    .remedy = "Compare the predicted reason with the observed detail; users see the observed one."};
+  }
+  if (!canary_outcome_from_string(kind)) return std::nullopt;
+  return KindText{.meaning = fmt::format("The audit predicted a load, and the package failed ({}): a break users of "
+                                         "this release will hit that the binary's imports did not show.",
+                                         kind),
+                  .remedy =
+                      "Read the cell's detail; report it to the package, or to torch when a stable shim "
+                      "or operator it uses changed."};
+}
+
 }  // namespace
 
 std::string canary_cell_label(const CanaryRow& row, const CanaryCell& cell) {
@@ -50,6 +76,7 @@ Judgement judge_canary(const CanaryResult& result) {
                                   .where = problem.package,
                                   .message = problem.problem});
   }
+  judgement.explain_kinds("canary", canary_kind_text);
   std::string counts;
   for (const auto& [outcome, count] : observed)
     counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", count, to_string(outcome));

@@ -1,7 +1,34 @@
 #include "check/check_judgement.h"
 
-namespace abicheck {
+#include "audit/audit_judgement.h"
+#include "lint/lint_report.h"
+#include "matrix/matrix_judgement.h"
 
-Judgement judge_check(const CheckResult& result) { return {result.findings, result.verdict}; }
+namespace abicheck {
+namespace {
+
+// check's own kinds: the build's ("failed") and the target's.
+constexpr KindRow kCheckKinds[] = {
+    {"failed", "The project did not build against a torch release it claims.",
+     "Read the first compiler error in the finding; a lint finding often names the cause."},
+    {"unknown-release", "The target is newer than every torch release known here: most often a typo in the hex.",
+     "Fix TORCH_TARGET_VERSION (lint rule E005 explains its encoding)."},
+    {"no-target", "The project declares no TORCH_TARGET_VERSION, so no release range could be checked.",
+     "Set `target` in [tool.torch-abi-check] or define TORCH_TARGET_VERSION in the build."},
+};
+
+}  // namespace
+
+Judgement judge_check(const CheckResult& result) {
+  Judgement judgement{.findings = result.findings, .lines = result.verdict};
+  judgement.explain_kinds("lint", [&](std::string_view id) { return lint_rule_text(result.lint.report.rules, id); });
+  judgement.explain_kinds(
+      "audit", [](std::string_view kind) { return audit_kind_text(kind == "error" ? "not-audited" : kind); });
+  judgement.explain_kinds("smoke", matrix_kind_text);
+  auto check_kind_text = [](std::string_view kind) { return find_kind_text(kCheckKinds, kind); };
+  judgement.explain_kinds("build", check_kind_text);
+  judgement.explain_kinds("target", check_kind_text);
+  return judgement;
+}
 
 }  // namespace abicheck

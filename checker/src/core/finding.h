@@ -1,5 +1,9 @@
 #pragma once
 
+#include <compare>
+#include <functional>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,15 +31,46 @@ struct Finding {
   int column = 0;
 };
 
+// What one kind of finding means and what a user can do about it: said once per kind, by the stage
+// that judges it, and shown as the heading of the report's group of those findings.
+struct KindText {
+  std::string meaning;  // one line: what this kind of finding is
+  std::string remedy;   // one line: what to do about it
+};
+
+struct FindingKind {
+  std::string stage;
+  std::string kind;
+  KindText text;
+};
+
+// One row of a stage's table of its kinds.
+struct KindRow {
+  std::string_view kind;
+  std::string_view meaning;
+  std::string_view remedy;
+};
+
+// The text of `kind` in `rows`; nullopt when no row has it.
+std::optional<KindText> find_kind_text(std::span<const KindRow> rows, std::string_view kind);
+
+// A stage's words for its own kinds; nullopt for a kind it does not know.
+using KindExplainer = std::function<std::optional<KindText>(std::string_view kind)>;
+
 // A stage's verdict on its own result: the findings and the summary lines a person reads first.
 struct Judgement {
   std::vector<Finding> findings;
   std::vector<std::string> lines;
+  std::vector<FindingKind> kinds;  // one per (stage, kind) among the findings that its stage explained
 
   bool has_findings() const;  // an error-severity finding
   ExitCode exit_code() const;
   // Joins another stage's judgement into this one (a composed command's verdict).
   void add(const Judgement& other);
+  // Explains each kind of the findings of `stage` not explained yet: a suppression file's own kinds
+  // (stale, expired) in core's words, the others in the stage's.
+  void explain_kinds(std::string_view stage, const KindExplainer& explain);
+  const FindingKind* kind_of(const Finding& finding) const;
 };
 
 }  // namespace abicheck

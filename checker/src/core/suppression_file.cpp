@@ -186,4 +186,14 @@ Finding suppression_finding(const SuppressionProblem& problem, std::string stage
           .line = problem.line};
 }
 
+// The kinds of suppression_finding, what each means and what to do.
+constexpr KindRow kSuppressionKinds[] = {
+    {"stale-suppression", "A suppression entry that matched nothing in this run: what it accepted is gone.",
+     "Delete the entry from the suppression file."},
+    {"expired-suppression", "A suppression entry whose `expires` day has passed: what it accepted counts again.",
+     "Fix what it accepted, or renew `expires` with a reason that still holds."},
+};
+
+std::optional<KindText> suppression_kind_text(std::string_view kind) { return find_kind_text(kSuppressionKinds, kind); }
+
 }  // namespace abicheck

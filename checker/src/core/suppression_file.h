@@ -107,5 +107,7 @@ bool glob_matches(const std::string& pattern, std::string_view text);
 // A stage's finding for one suppression problem: kind "stale-suppression" or "expired-suppression",
 // placed at the file and line of the entry.
 Finding suppression_finding(const SuppressionProblem& problem, std::string stage);
+// What the kinds of suppression_finding mean ("stale-suppression", "expired-suppression").
+std::optional<KindText> suppression_kind_text(std::string_view kind);
 
 }  // namespace abicheck

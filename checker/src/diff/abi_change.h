@@ -56,6 +56,8 @@ std::string_view to_string(ChangeKind kind);
 Verdict verdict_of(ChangeKind kind);
 // Every kind, in the order of the enum (change_rules.cpp's table, which the build checks is complete).
 std::span<const ChangeKind> all_change_kinds();
+// What a change kind (by its id, "function-removed") means and what to do about it.
+std::optional<KindText> change_kind_text(std::string_view id);
 
 // One change a diff found: which declaration, what kind, and the details a reader needs (the
 // parameter that changed, the old and new guard).

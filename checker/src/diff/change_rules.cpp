@@ -1,5 +1,7 @@
 #include <algorithm>
 #include <array>
+#include <optional>
+#include <string>
 
 #include "diff/abi_change.h"
 
@@ -10,6 +12,8 @@ struct ChangeRule {
   ChangeKind kind;
   std::string_view id;
   Verdict verdict;
+  std::string_view meaning;  // one line for the report's group heading
+  std::string_view remedy;   // what the release's author (or a user) can do
 };
 
 // One row per kind of change. Why each verdict:
@@ -42,32 +46,78 @@ struct ChangeRule {
 // * headers that newly do not compile at some target (a guard hides what a wrapper still calls, a
 //   typedef no longer fits a static_assert) stop every extension that builds there: breaking.
 constexpr std::array<ChangeRule, 26> kRules{{
-    {ChangeKind::FunctionRemoved, "function-removed", Verdict::Breaking},
-    {ChangeKind::SignatureChanged, "signature-changed", Verdict::Breaking},
-    {ChangeKind::TypeChanged, "type-changed", Verdict::Breaking},
-    {ChangeKind::TypeRemoved, "type-removed", Verdict::Breaking},
-    {ChangeKind::GuardChanged, "guard-changed", Verdict::Breaking},
-    {ChangeKind::BackendChanged, "backend-changed", Verdict::NeedsReview},
-    {ChangeKind::AddedWithoutGuard, "added-without-guard", Verdict::Breaking},
-    {ChangeKind::Added, "added", Verdict::Compatible},
-    {ChangeKind::EnumValueChanged, "enum-value-changed", Verdict::NeedsReview},
-    {ChangeKind::EnumValueRemoved, "enum-value-removed", Verdict::NeedsReview},
-    {ChangeKind::MacroValueChanged, "macro-value-changed", Verdict::NeedsReview},
-    {ChangeKind::ExportRemoved, "export-removed", Verdict::Breaking},
-    {ChangeKind::DeclaredNotExported, "declared-not-exported", Verdict::Breaking},
-    {ChangeKind::OperatorRemoved, "operator-removed", Verdict::Breaking},
-    {ChangeKind::OverloadRemoved, "overload-removed", Verdict::Breaking},
-    {ChangeKind::OverloadRenamed, "overload-renamed", Verdict::Breaking},
-    {ChangeKind::ArgumentAddedWithoutDefault, "argument-added-without-default", Verdict::Breaking},
-    {ChangeKind::ArgumentAddedWithDefault, "argument-added-with-default", Verdict::Breaking},
-    {ChangeKind::ArgumentRemoved, "argument-removed", Verdict::Breaking},
-    {ChangeKind::ArgumentTypeChanged, "argument-type-changed", Verdict::Breaking},
-    {ChangeKind::ArgumentRenamed, "argument-renamed", Verdict::NeedsReview},
-    {ChangeKind::ArgumentDefaultChanged, "argument-default-changed", Verdict::NeedsReview},
-    {ChangeKind::AliasChanged, "alias-changed", Verdict::NeedsReview},
-    {ChangeKind::ReturnChanged, "return-changed", Verdict::Breaking},
-    {ChangeKind::OperatorAdded, "operator-added", Verdict::Compatible},
-    {ChangeKind::HeadersDoNotCompile, "headers-do-not-compile", Verdict::Breaking},
+    {ChangeKind::FunctionRemoved, "function-removed", Verdict::Breaking,
+     "A function an extension built against the old release imports is gone from the new one's headers.",
+     "Keep the function (deprecate it instead), or suppress with a reason if no release ever shipped it."},
+    {ChangeKind::SignatureChanged, "signature-changed", Verdict::Breaking,
+     "A function kept its name but took a new signature: old binaries call it with the old one.",
+     "Restore the old signature and add the new one under a new name behind a version guard."},
+    {ChangeKind::TypeChanged, "type-changed", Verdict::Breaking,
+     "The layout of a type passed across the shim changed (size, members, their types or order).",
+     "Restore the old layout; add a new type, behind a version guard, for the new one."},
+    {ChangeKind::TypeRemoved, "type-removed", Verdict::Breaking, "A type the old headers declared is gone.",
+     "Keep the type, or suppress with a reason if no extension can have used it."},
+    {ChangeKind::GuardChanged, "guard-changed", Verdict::Breaking,
+     "The TORCH_FEATURE_VERSION guard of a declaration moved: what targets of some releases compile changed.",
+     "Put the guard back at the release that first shipped the declaration."},
+    {ChangeKind::BackendChanged, "backend-changed", Verdict::NeedsReview,
+     "A declaration moved between backends (CPU, CUDA, ...).",
+     "Check that every backend which had it still declares and exports it."},
+    {ChangeKind::AddedWithoutGuard, "added-without-guard", Verdict::Breaking,
+     "A new declaration has no version guard, so an extension targeting an older release can call it.",
+     "Wrap it in #if TORCH_FEATURE_VERSION >= TORCH_VERSION_<new release>."},
+    {ChangeKind::Added, "added", Verdict::Compatible, "A declaration added behind its own release's guard.",
+     "Nothing: this is how the stable ABI grows."},
+    {ChangeKind::EnumValueChanged, "enum-value-changed", Verdict::NeedsReview,
+     "A header-only enumerator changed value; extensions compile the old value in.",
+     "Restore the value unless every use crosses the shim through a getter."},
+    {ChangeKind::EnumValueRemoved, "enum-value-removed", Verdict::NeedsReview, "A header-only enumerator is gone.",
+     "Keep it, or make sure no extension can have compiled it in."},
+    {ChangeKind::MacroValueChanged, "macro-value-changed", Verdict::NeedsReview,
+     "A macro of the stable headers changed value.", "Check that no extension compiled the old value into its binary."},
+    {ChangeKind::ExportRemoved, "export-removed", Verdict::Breaking,
+     "The library no longer exports a symbol the old release exported: old binaries fail to load.",
+     "Export the symbol again (keep its definition in the library)."},
+    {ChangeKind::DeclaredNotExported, "declared-not-exported", Verdict::Breaking,
+     "A declared shim is not exported by the library: its first caller fails to load.",
+     "Define and export it, or remove the declaration."},
+    {ChangeKind::OperatorRemoved, "operator-removed", Verdict::Breaking,
+     "An operator that extensions call through torch_call_dispatcher is no longer registered.",
+     "Keep registering it, or register a schema adapter for callers built before the removal."},
+    {ChangeKind::OverloadRemoved, "overload-removed", Verdict::Breaking,
+     "An overload called through the dispatcher is gone.", "Keep it, or register a schema adapter for older callers."},
+    {ChangeKind::OverloadRenamed, "overload-renamed", Verdict::Breaking,
+     "An overload was renamed: callers of the old name find nothing.",
+     "Keep the old overload name, or register an adapter under it."},
+    {ChangeKind::ArgumentAddedWithoutDefault, "argument-added-without-default", Verdict::Breaking,
+     "An operator gained an argument: old callers' stacks are read past their end.",
+     "Register a schema adapter for callers built before the change."},
+    {ChangeKind::ArgumentAddedWithDefault, "argument-added-with-default", Verdict::Breaking,
+     "An operator gained a defaulted argument: old callers' stacks are still short by one.",
+     "Register a schema adapter for callers built before the change."},
+    {ChangeKind::ArgumentRemoved, "argument-removed", Verdict::Breaking,
+     "An operator lost an argument: old callers' stacks are misread.",
+     "Register a schema adapter for callers built before the change."},
+    {ChangeKind::ArgumentTypeChanged, "argument-type-changed", Verdict::Breaking,
+     "An operator argument changed type: old callers pass the old type.",
+     "Register a schema adapter for callers built before the change."},
+    {ChangeKind::ArgumentRenamed, "argument-renamed", Verdict::NeedsReview,
+     "An operator argument was renamed with its type kept; indistinguishable from a swap.",
+     "Check that the order of arguments did not change."},
+    {ChangeKind::ArgumentDefaultChanged, "argument-default-changed", Verdict::NeedsReview,
+     "An operator argument's default changed; old builds keep the old default.",
+     "Check that both defaults give what callers expect."},
+    {ChangeKind::AliasChanged, "alias-changed", Verdict::NeedsReview,
+     "An operator's alias annotation changed (now writes an input or returns a view).",
+     "Check what old callers assume about their tensors."},
+    {ChangeKind::ReturnChanged, "return-changed", Verdict::Breaking,
+     "An operator's returns changed: old callers read them as before.",
+     "Register a schema adapter for callers built before the change."},
+    {ChangeKind::OperatorAdded, "operator-added", Verdict::Compatible, "A new operator or overload.",
+     "Nothing: compatible."},
+    {ChangeKind::HeadersDoNotCompile, "headers-do-not-compile", Verdict::Breaking,
+     "The stable headers stop compiling at some target: every extension that builds there breaks.",
+     "Fix the headers at that target (the first compiler error is in the finding)."},
 }};
 
 // The table has a row for every kind up to kLastChangeKind, in the enum's order; a missing row or one
@@ -103,6 +153,12 @@ std::string_view to_string(Verdict verdict) {
 }
 
 std::string_view to_string(ChangeKind kind) { return rule_of(kind).id; }
+
+std::optional<KindText> change_kind_text(std::string_view id) {
+  auto found = std::ranges::find(kRules, id, &ChangeRule::id);
+  if (found == kRules.end()) return std::nullopt;
+  return KindText{.meaning = std::string(found->meaning), .remedy = std::string(found->remedy)};
+}
 
 Verdict verdict_of(ChangeKind kind) { return rule_of(kind).verdict; }
 

@@ -17,6 +17,7 @@ Judgement judge_diff(const AbiDiff& diff) {
   std::size_t breaking = judgement.findings.size();
   for (const auto& problem : diff.suppression_problems)
     judgement.findings.push_back(suppression_finding(problem, "diff"));
+  judgement.explain_kinds("diff", change_kind_text);
   judgement.lines.push_back(fmt::format(
       "diff {} -> {}: {} changes, {} breaking{}", diff.old_release.to_string(), diff.new_release.to_string(),
       diff.changes.size(), breaking,

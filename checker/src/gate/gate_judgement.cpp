@@ -30,6 +30,7 @@ Judgement judge_release_gate(const ReleaseGateResult& result) {
       device.findings.push_back(std::move(finding));
     }
   }
+  device.explain_kinds("audit", audit_kind_text);
   add_stage("audit", device);
   if (result.canary) add_stage("canary", judge_canary(*result.canary));
   judgement.lines.push_back(fmt::format(

@@ -8,6 +8,12 @@
 
 namespace abicheck {
 
+std::optional<KindText> lint_rule_text(const std::vector<LintRule>& rules, std::string_view id) {
+  auto rule = std::ranges::find(rules, id, &LintRule::id);
+  if (rule == rules.end()) return std::nullopt;
+  return KindText{.meaning = std::string(rule->summary), .remedy = std::string(rule->remedy)};
+}
+
 Judgement judge_lint(const LintReport& report, const std::filesystem::path& display_base) {
   Judgement judgement;
   for (const auto& d : report.diagnostics) {
@@ -26,6 +32,7 @@ Judgement judge_lint(const LintReport& report, const std::filesystem::path& disp
   }
   for (const auto& problem : report.suppression_problems)
     judgement.findings.push_back(suppression_finding(problem, "lint"));
+  judgement.explain_kinds("lint", [&](std::string_view id) { return lint_rule_text(report.rules, id); });
   auto errors = std::ranges::count(report.diagnostics, LintSeverity::Error, &LintDiagnostic::severity);
   judgement.lines.push_back(
       fmt::format("lint: {} diagnostics, {} errors{}{}", report.diagnostics.size(), errors,

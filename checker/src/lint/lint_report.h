@@ -25,4 +25,7 @@ struct LintReport {
 // fail the run and warnings alone leave it clean. Paths are shown relative to display_base.
 Judgement judge_lint(const LintReport& report, const std::filesystem::path& display_base);
 
+// What the rule `id` among `rules` finds and how to fix it: the explanation of its findings' kind.
+std::optional<KindText> lint_rule_text(const std::vector<LintRule>& rules, std::string_view id);
+
 }  // namespace abicheck

@@ -20,6 +20,7 @@ struct LintRule {
   std::string_view name;  // "api-newer-than-target"
   LintSeverity severity;
   std::string_view summary;  // one sentence: what the rule finds
+  std::string_view remedy;   // one sentence: what to do about a finding
 };
 
 // A position in a file; line and column count from 1 (0 when the finding concerns the whole file).

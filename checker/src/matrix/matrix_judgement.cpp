@@ -5,11 +5,32 @@
 #include <algorithm>
 
 namespace abicheck {
+namespace {
+
+// The outcomes that are findings (outcome_name), what each means and what to do.
+constexpr KindRow kMatrixKinds[] = {
+    {"unexpected-fail",
+     "A reference kernel built at B for target T failed under a runtime R it is promised "
+     "to run on: a break of the stable ABI.",
+     "Read the cell's log: the first missing symbol or wrong result names the change."},
+    {"unexpected-pass",
+     "A cell expected to fail (a target newer than the build or runtime) passed: a guard "
+     "does not hide what it should.",
+     "Check the version guards of what the kernel used."},
+    {"crash", "The cell's process died of a signal: memory corruption across the ABI is likely.",
+     "Reproduce the cell (its log gives the command) under a debugger."},
+    {"timeout", "The cell did not finish in time.",
+     "Rerun it alone; a hang in the load or an op is a finding of its own."},
+};
+
+}  // namespace
 
 std::string cell_label(const MatrixCell& cell) {
   return fmt::format("{} {} B{} T{} R{}", cell.suite, backend_name(cell.backend), cell.build.to_string(),
                      cell.target.to_string(), cell.runtime.to_string());
 }
+
+std::optional<KindText> matrix_kind_text(std::string_view kind) { return find_kind_text(kMatrixKinds, kind); }
 
 Judgement judge_matrix(const MatrixResult& result) {
   Judgement judgement;
@@ -18,6 +39,7 @@ Judgement judge_matrix(const MatrixResult& result) {
     judgement.findings.push_back(
         {.stage = "matrix", .kind = outcome_name(cell.outcome), .where = cell_label(cell), .message = cell.reason});
   }
+  judgement.explain_kinds("matrix", matrix_kind_text);
   auto not_run = std::ranges::count(result.cells, CellOutcome::NotRun, &MatrixCell::outcome);
   judgement.lines.push_back(fmt::format("matrix: {} cells, {} unexpected, {} not run", result.cells.size(),
                                         judgement.findings.size(), not_run));

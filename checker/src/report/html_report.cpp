@@ -115,6 +115,14 @@ td.finding { background: #fde7e7; font-weight: 600; }
 td.path { overflow-wrap: anywhere; max-width: 30rem; }
 td.where { overflow-wrap: anywhere; max-width: 28rem; }
 .muted { color: #666; }
+details.group { border: 1px solid #ddd; border-radius: 4px; margin: .3rem 0; padding: .2rem .6rem; }
+details.group > summary { cursor: pointer; }
+details.group[open] > summary { margin-bottom: .3rem; }
+.count { display: inline-block; min-width: 2.5rem; text-align: center; border-radius: 3px; background: #eee; font-weight: 600; }
+.count.finding { background: var(--fail); }
+p.remedy { margin: .2rem 0 .4rem; }
+table.findings td:last-child, table.diff td:last-child, table.lint td:last-child { overflow-wrap: anywhere; }
+.wide { overflow-x: auto; max-width: 100%; }
 )css";
 
 // Opens the log a grid cell links to (on click and when the page is opened at #log-...).
@@ -244,8 +252,10 @@ std::string render_matrix(const json& matrix) {
 
   for (const auto& [grid, rows] : grids) {
     std::string grid_name = grid.suite.empty() ? grid.backend : grid.suite + " · " + grid.backend;
-    html += fmt::format("<h3>{}</h3>\n<table class=\"grid\" data-backend=\"{}\">\n<thead><tr><th>build / target</th>",
-                        escape_markup(grid_name), escape_markup(grid.backend));
+    html += fmt::format(
+        "<h3>{}</h3>\n<div class=\"wide\"><table class=\"grid\" data-backend=\"{}\">\n<thead><tr><th>build / "
+        "target</th>",
+        escape_markup(grid_name), escape_markup(grid.backend));
     for (const auto& runtime : runtimes[grid]) html += fmt::format("<th>runtime {}</th>", escape_markup(runtime));
     html += "</tr></thead>\n<tbody>\n";
     std::string logs;
@@ -281,7 +291,7 @@ std::string render_matrix(const json& matrix) {
       }
       html += "</tr>\n";
     }
-    html += "</tbody></table>\n";
+    html += "</tbody></table></div>\n";
     html += fmt::format("<details><summary>Logs of {}</summary>\n{}</details>\n", escape_markup(grid_name), logs);
   }
   if (matrix.contains("coverage")) html += render_shim_coverage(matrix.at("coverage"));
@@ -309,8 +319,9 @@ std::string diff_row(const json& change) {
                          : fmt::format(" <span class=\"muted\">[suppressed: {}]</span>", escape_markup(suppressed)));
 }
 
-// One diff: breaking changes and those needing review in a table; compatible additions folded
-// away, since a release adds dozens and they need no action.
+// One diff: breaking changes and those needing review in a table, folded under their counts (the
+// findings above already group the breaking ones by kind); compatible additions folded apart, since a
+// release adds dozens and they need no action.
 std::string render_one_diff(const json& diff) {
   const json& changes = array_of(diff, "changes");
   std::string pair = diff_pair(diff);
@@ -320,16 +331,24 @@ std::string render_one_diff(const json& diff) {
   std::string to_act_on;
   std::string compatible;
   std::size_t compatible_count = 0;
+  std::map<std::string, int> verdicts;
   for (const json& change : changes) {
     if (text_of(change, "verdict") == "compatible") {
       compatible += diff_row(change);
       ++compatible_count;
     } else {
       to_act_on += diff_row(change);
+      ++verdicts[text_of(change, "verdict")];
     }
   }
-  if (!to_act_on.empty())
-    html += fmt::format("<table class=\"diff\">\n{}<tbody>\n{}</tbody></table>\n", header, to_act_on);
+  if (!to_act_on.empty()) {
+    std::string counts;
+    for (const auto& [verdict, count] : verdicts)
+      counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", count, verdict);
+    html += fmt::format(
+        "<details><summary>{}</summary>\n<table class=\"diff\">\n{}<tbody>\n{}</tbody></table>\n</details>\n",
+        escape_markup(counts), header, to_act_on);
+  }
   if (compatible_count > 0) {
     html += fmt::format(
         "<details><summary>{} compatible {}</summary>\n<table "
@@ -349,10 +368,11 @@ std::string render_lint(const json& lint) {
   const json& diagnostics = array_of(lint, "diagnostics");
   std::string html = "<section id=\"lint\">\n<h2>Lint</h2>\n";
   if (diagnostics.empty()) return html + "<p>No diagnostic.</p>\n</section>\n";
-  html +=
-      "<table "
+  html += fmt::format(
+      "<details><summary>{} {}</summary>\n<table "
       "class=\"lint\">\n<thead><tr><th>rule</th><th>severity</th><th>where</th><th>message</th></tr></"
-      "thead>\n<tbody>\n";
+      "thead>\n<tbody>\n",
+      diagnostics.size(), diagnostics.size() == 1 ? "diagnostic" : "diagnostics");
   for (const json& diagnostic : diagnostics) {
     std::string severity = text_of(diagnostic, "severity");
     html += fmt::format(
@@ -361,7 +381,7 @@ std::string render_lint(const json& lint) {
         escape_markup(severity), escape_markup(text_of(diagnostic, "file")), escape_markup(text_of(diagnostic, "line")),
         escape_markup(text_of(diagnostic, "column")), escape_markup(text_of(diagnostic, "message")));
   }
-  return html + "</tbody></table>\n</section>\n";
+  return html + "</tbody></table>\n</details>\n</section>\n";
 }
 
 std::string symbol_list(const json& symbols) {
@@ -408,7 +428,8 @@ std::string render_audit(const json& audit) {
   std::string html = "<section id=\"audit\">\n<h2>Audit</h2>\n";
   if (binaries.empty()) return html + "<p>No binary audited.</p>\n</section>\n";
   html +=
-      "<table class=\"audit\">\n<thead><tr><th>binary</th><th>verdict</th><th>min torch</th><th>declared target</th>"
+      "<div class=\"wide\"><table class=\"audit\">\n<thead><tr><th>binary</th><th>verdict</th><th>min "
+      "torch</th><th>declared target</th>"
       "<th>shims</th><th>unstable symbols</th><th>device runtime</th><th>loads into</th></tr></thead>\n<tbody>\n";
   for (const json& binary : binaries) {
     std::string verdict = text_of(binary, "verdict");
@@ -429,23 +450,98 @@ std::string render_audit(const json& audit) {
         escape_markup(text_of(binary, "declared_target")), array_of(binary, "shim_symbols").size(), unstable_cell,
         device_cells(binary));
   }
+  return html + "</tbody></table></div>\n</section>\n";
+}
+
+// The findings of one stage, grouped by kind.
+struct StageFindings {
+  std::string stage;
+  int errors = 0;
+  int warnings = 0;
+  std::map<std::string, std::vector<const json*>> by_kind;
+};
+
+// The verdict's findings by stage (in the order the stages first appear) and kind (by name).
+std::vector<StageFindings> group_findings(const json& findings) {
+  std::vector<StageFindings> stages;
+  for (const json& finding : findings) {
+    std::string stage = text_of(finding, "stage");
+    auto found = std::ranges::find(stages, stage, &StageFindings::stage);
+    if (found == stages.end()) found = stages.insert(stages.end(), StageFindings{.stage = stage});
+    ++(text_of(finding, "severity") == "warning" ? found->warnings : found->errors);
+    found->by_kind[text_of(finding, "kind")].push_back(&finding);
+  }
+  return stages;
+}
+
+// What the stage said a kind means and what to do, from the verdict's "kinds".
+const json* kind_text(const json& verdict, const std::string& stage, const std::string& kind) {
+  for (const json& item : array_of(verdict, "kinds")) {
+    if (text_of(item, "stage") == stage && text_of(item, "kind") == kind) return &item;
+  }
+  return nullptr;
+}
+
+std::string count_text(int errors, int warnings) {
+  std::string text;
+  if (errors > 0) text = fmt::format("{} {}", errors, errors == 1 ? "error" : "errors");
+  if (warnings > 0)
+    text += fmt::format("{}{} {}", text.empty() ? "" : ", ", warnings, warnings == 1 ? "warning" : "warnings");
+  return text;
+}
+
+// The page opens on this: one row per stage with findings, its counts and its kinds, each linked to
+// its group below.
+std::string render_summary(const std::vector<StageFindings>& stages) {
+  std::string html =
+      "<section id=\"summary\">\n<h2>Summary</h2>\n<table class=\"summary\"><thead><tr><th>stage</th><th>findings</th>"
+      "<th>kinds</th></tr></thead><tbody>\n";
+  for (const auto& stage : stages) {
+    std::string kinds;
+    for (const auto& [kind, findings] : stage.by_kind) {
+      kinds += fmt::format("{}<a href=\"#findings-{}-{}\"><code>{}</code></a> {}", kinds.empty() ? "" : ", ",
+                           escape_markup(stage.stage), escape_markup(kind), escape_markup(kind), findings.size());
+    }
+    html += fmt::format("<tr><th><a href=\"#findings-{0}\">{0}</a></th><td class=\"{1}\">{2}</td><td>{3}</td></tr>\n",
+                        escape_markup(stage.stage), stage.errors > 0 ? "finding" : "",
+                        escape_markup(count_text(stage.errors, stage.warnings)), kinds);
+  }
   return html + "</tbody></table>\n</section>\n";
 }
 
-// Every finding of the verdict in one table: stages without a section of their own (check's build
-// and target findings, the audit's stale allowlist entries) show here too.
-std::string render_findings(const json& findings) {
+// Every finding of the verdict, by stage and kind: a folded group per kind, headed by its count, what
+// the kind means and what to do. Stages without a section of their own (check's build and target
+// findings, the audit's stale allowlist entries) show here too.
+std::string render_findings(const json& verdict, const std::vector<StageFindings>& stages) {
   std::string html =
-      "<section id=\"findings\">\n<h2>Findings</h2>\n<table><thead><tr><th>stage</th><th>kind</th><th>severity</th>"
-      "<th>where</th><th>message</th></tr></thead><tbody>\n";
-  for (const json& finding : findings) {
-    std::string severity = text_of(finding, "severity");
-    html += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"{}\">{}</td><td><code>{}</code></td><td>{}</td></tr>\n",
-                        escape_markup(text_of(finding, "stage")), escape_markup(text_of(finding, "kind")),
-                        severity == "warning" ? "" : "finding", escape_markup(severity),
-                        escape_markup(text_of(finding, "where")), escape_markup(text_of(finding, "message")));
+      "<section id=\"findings\">\n<h2>Findings</h2>\n<p class=\"muted\">By stage and kind; open a group for its "
+      "findings.</p>\n";
+  for (const auto& stage : stages) {
+    html += fmt::format("<h3 id=\"findings-{}\">{} <span class=\"muted\">{}</span></h3>\n", escape_markup(stage.stage),
+                        escape_markup(stage.stage), escape_markup(count_text(stage.errors, stage.warnings)));
+    for (const auto& [kind, findings] : stage.by_kind) {
+      const json* text = kind_text(verdict, stage.stage, kind);
+      const bool any_error =
+          std::ranges::any_of(findings, [](const json* finding) { return text_of(*finding, "severity") != "warning"; });
+      html += fmt::format(
+          "<details class=\"group\" id=\"findings-{0}-{1}\" data-stage=\"{0}\" data-kind=\"{1}\"><summary><span "
+          "class=\"count{2}\">{3}</span> <code>{1}</code>{4}</summary>\n",
+          escape_markup(stage.stage), escape_markup(kind), any_error ? " finding" : "", findings.size(),
+          text ? " &mdash; " + escape_markup(text_of(*text, "meaning")) : std::string());
+      if (text)
+        html += fmt::format("<p class=\"remedy\">What to do: {}</p>\n", escape_markup(text_of(*text, "remedy")));
+      html +=
+          "<table class=\"findings\"><thead><tr><th>severity</th><th>where</th><th>message</th></tr></thead><tbody>\n";
+      for (const json* finding : findings) {
+        std::string severity = text_of(*finding, "severity");
+        html += fmt::format("<tr><td class=\"{}\">{}</td><td class=\"where\"><code>{}</code></td><td>{}</td></tr>\n",
+                            severity == "warning" ? "" : "finding", escape_markup(severity),
+                            escape_markup(text_of(*finding, "where")), escape_markup(text_of(*finding, "message")));
+      }
+      html += "</tbody></table>\n</details>\n";
+    }
   }
-  return html + "</tbody></table>\n</section>\n";
+  return html + "</section>\n";
 }
 
 }  // namespace
@@ -479,7 +575,8 @@ std::string render_html_report(const json& document) {
   for (const json& line : array_of(verdict, "lines"))
     html += fmt::format("<li>{}</li>\n", escape_markup(line.get<std::string>()));
   html += "</ul>\n<nav>";
-  if (!array_of(verdict, "findings").empty()) html += "<a href=\"#findings\">findings</a>";
+  if (!array_of(verdict, "findings").empty())
+    html += "<a href=\"#summary\">summary</a><a href=\"#findings\">findings</a>";
   for (const char* name : {"matrix", "canary", "diff", "lint", "audit"}) {
     bool present =
         name == std::string_view("diff") ? !array_of(document, "diffs").empty() : !section(document, name).is_null();
@@ -487,7 +584,10 @@ std::string render_html_report(const json& document) {
   }
   html += "</nav>\n</header>\n<main>\n";
 
-  if (const json& findings = array_of(verdict, "findings"); !findings.empty()) html += render_findings(findings);
+  if (const json& findings = array_of(verdict, "findings"); !findings.empty()) {
+    std::vector<StageFindings> stages = group_findings(findings);
+    html += render_summary(stages) + render_findings(verdict, stages);
+  }
   if (const json& matrix = section(document, "matrix"); !matrix.is_null()) html += render_matrix(matrix);
   if (const json& canary = section(document, "canary"); !canary.is_null()) html += render_canary_html(canary);
   if (const json& diffs = array_of(document, "diffs"); !diffs.empty()) html += render_diffs(diffs);

@@ -46,12 +46,19 @@ Finding finding_from_json(const json& item) {
 json new_report_document(std::string_view command, std::string_view title, const Judgement& judgement) {
   json findings = json::array();
   for (const auto& finding : judgement.findings) findings.push_back(finding_json(finding));
-  return {
-      {"schema_version", kReportSchemaVersion},
-      {"command", command},
-      {"title", title},
-      {"verdict",
-       {{"exit_code", static_cast<int>(judgement.exit_code())}, {"lines", judgement.lines}, {"findings", findings}}}};
+  json kinds = json::array();
+  for (const auto& kind : judgement.kinds) {
+    kinds.push_back(
+        {{"stage", kind.stage}, {"kind", kind.kind}, {"meaning", kind.text.meaning}, {"remedy", kind.text.remedy}});
+  }
+  return {{"schema_version", kReportSchemaVersion},
+          {"command", command},
+          {"title", title},
+          {"verdict",
+           {{"exit_code", static_cast<int>(judgement.exit_code())},
+            {"lines", judgement.lines},
+            {"findings", findings},
+            {"kinds", kinds}}}};
 }
 
 Judgement judgement_of(const json& document) {
@@ -59,6 +66,11 @@ Judgement judgement_of(const json& document) {
   const json& verdict = document.at("verdict");
   for (const auto& line : verdict.at("lines")) judgement.lines.push_back(line.get<std::string>());
   for (const auto& item : verdict.at("findings")) judgement.findings.push_back(finding_from_json(item));
+  for (const auto& item : verdict.at("kinds")) {
+    judgement.kinds.push_back({.stage = item.at("stage"),
+                               .kind = item.at("kind"),
+                               .text = {.meaning = item.at("meaning"), .remedy = item.at("remedy")}});
+  }
   return judgement;
 }
 

@@ -63,6 +63,12 @@ TEST_P(HeaderRuleTest, IsDocumented) {
       << "docs/lint-rules.md has no section for " << GetParam().rule.id;
 }
 
+// The report heads a rule's group of findings with these two sentences.
+TEST_P(HeaderRuleTest, SaysWhatItFindsAndWhatToDo) {
+  EXPECT_FALSE(GetParam().rule.summary.empty());
+  EXPECT_FALSE(GetParam().rule.remedy.empty()) << GetParam().rule.id << " has no remedy";
+}
+
 INSTANTIATE_TEST_SUITE_P(Lint, HeaderRuleTest, ::testing::ValuesIn(header_rules()),
                          [](const auto& info) { return std::string(info.param.rule.id); });
 

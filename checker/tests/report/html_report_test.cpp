@@ -177,6 +177,37 @@ TEST(HtmlReport, SuppressedBreakingChangeIsNoFinding) {
   EXPECT_NE(render_html_report(document).find("[suppressed: never shipped]"), std::string::npos);
 }
 
+TEST(HtmlReport, OpensOnASummaryAndGroupsFindingsByStageAndKindWithWhatToDo) {
+  Judgement judgement;
+  judgement.findings = {{.stage = "diff", .kind = "function-removed", .where = "a (2.9 -> 2.10)"},
+                        {.stage = "diff", .kind = "function-removed", .where = "b (2.9 -> 2.10)"},
+                        {.stage = "diff", .kind = "type-changed", .where = "T (2.9 -> 2.10)"},
+                        {.stage = "lint", .kind = "E007", .severity = FindingSeverity::Warning, .where = "x.cpp:1:1"}};
+  judgement.kinds = {
+      {.stage = "diff", .kind = "function-removed", .text = {.meaning = "It is gone.", .remedy = "Keep it."}}};
+  json document = new_report_document("test", "", judgement);
+  std::string html = render_html_report(document);
+  // The summary comes before the groups, and names each stage with its counts and kinds.
+  auto summary = html.find(R"(<section id="summary">)");
+  auto findings = html.find(R"(<section id="findings">)");
+  ASSERT_NE(summary, std::string::npos);
+  ASSERT_NE(findings, std::string::npos);
+  EXPECT_LT(summary, findings);
+  EXPECT_NE(html.find(R"(<tr><th><a href="#findings-diff">diff</a></th><td class="finding">3 errors</td>)"),
+            std::string::npos);
+  EXPECT_NE(html.find(R"(<tr><th><a href="#findings-lint">lint</a></th><td class="">1 warning</td>)"),
+            std::string::npos);
+  // One folded group per kind, with its count; an explained kind carries its meaning and remedy.
+  EXPECT_EQ(occurrences(html, R"(<details class="group")"), 3u);
+  EXPECT_NE(
+      html.find(
+          R"(id="findings-diff-function-removed" data-stage="diff" data-kind="function-removed"><summary><span class="count finding">2</span> <code>function-removed</code> &mdash; It is gone.</summary>)"),
+      std::string::npos);
+  EXPECT_NE(html.find(R"(<p class="remedy">What to do: Keep it.</p>)"), std::string::npos);
+  EXPECT_NE(html.find(R"(<span class="count">1</span> <code>E007</code></summary>)"), std::string::npos);
+  EXPECT_EQ(occurrences(html, "<p class=\"remedy\">"), 1u);
+}
+
 TEST(HtmlReport, SameDocumentRendersToTheSameBytes) {
   json document =
       report_of({{"matrix", {{"cells", {cell("2.10", "2.9", "2.10", "pass"), cell("2.9", "2.9", "2.10", "pass")}}}}},

@@ -74,5 +74,64 @@ TEST(StageJudgement, AuditFindsUnstableBinariesFailuresAndAllowlistEntriesToFix)
   EXPECT_EQ(judge_audit(clean).exit_code(), ExitCode::Clean);
 }
 
+// Every kind a stage can judge a finding into is explained by that stage, so the report can head
+// each group of findings with what it means and what to do.
+TEST(StageJudgement, EveryBreakingChangeKindIsExplained) {
+  for (ChangeKind kind : all_change_kinds()) {
+    if (verdict_of(kind) != Verdict::Breaking) continue;
+    AbiDiff diff{.old_release = {2, 10, 0}, .new_release = {2, 11, 0}};
+    diff.changes = {{.name = "x", .kind = kind}};
+    Judgement judgement = judge_diff(diff);
+    ASSERT_EQ(judgement.kinds.size(), 1u) << to_string(kind);
+    EXPECT_EQ(judgement.kinds[0].kind, to_string(kind));
+    EXPECT_FALSE(judgement.kinds[0].text.meaning.empty()) << to_string(kind);
+    EXPECT_FALSE(judgement.kinds[0].text.remedy.empty()) << to_string(kind);
+  }
+}
+
+TEST(StageJudgement, EveryMatrixOutcomeThatIsAFindingIsExplained) {
+  MatrixResult result;
+  for (CellOutcome outcome : {CellOutcome::UnexpectedFail, CellOutcome::UnexpectedPass, CellOutcome::Crash,
+                              CellOutcome::Timeout, CellOutcome::Pass}) {
+    result.cells.push_back(
+        {.suite = "abiref", .build = {2, 9, 0}, .target = {2, 9, 0}, .runtime = {2, 10, 0}, .outcome = outcome});
+  }
+  Judgement judgement = judge_matrix(result);
+  EXPECT_EQ(judgement.findings.size(), 4u);
+  EXPECT_EQ(judgement.kinds.size(), 4u);
+  for (const auto& finding : judgement.findings) EXPECT_NE(judgement.kind_of(finding), nullptr) << finding.kind;
+}
+
+TEST(StageJudgement, AuditKindsAndSuppressionProblemsAreExplainedOncePerKind) {
+  AuditReport report;
+  report.binaries = {{.path = "a.so", .verdict = AuditVerdict::Unstable, .reasons = {"imports c10"}},
+                     {.path = "b.so", .verdict = AuditVerdict::Unstable, .reasons = {"imports at::"}},
+                     {.path = "c.so", .verdict = AuditVerdict::NeedsNewerTorch, .reasons = {"torch_foo is 2.12"}}};
+  report.failures = {{.path = "broken.so", .problem = "not an ELF file"}};
+  report.suppression_problems = {{.file = "allow.toml", .line = 4, .entry = "[[symbol]] name = \"x\""}};
+  Judgement judgement = judge_audit(report);
+  ASSERT_EQ(judgement.findings.size(), 5u);
+  ASSERT_EQ(judgement.kinds.size(), 4u);  // unstable once for two findings
+  for (const auto& finding : judgement.findings) {
+    const FindingKind* kind = judgement.kind_of(finding);
+    ASSERT_NE(kind, nullptr) << finding.kind;
+    EXPECT_FALSE(kind->text.remedy.empty());
+  }
+  EXPECT_EQ(judgement.kind_of(judgement.findings.back())->text.remedy, "Delete the entry from the suppression file.");
+}
+
+TEST(StageJudgement, ComposedJudgementsKeepOneExplanationPerKind) {
+  LintReport report;
+  report.rules = {
+      {.id = "E002", .name = "unstable-header", .severity = LintSeverity::Error, .summary = "s", .remedy = "r"}};
+  report.diagnostics = {{.where = {"/p/a.cpp", 1, 1}, .rule = "E002"}, {.where = {"/p/b.cpp", 1, 1}, .rule = "E002"}};
+  Judgement composed = judge_lint(report, "/p");
+  composed.add(judge_lint(report, "/p"));
+  EXPECT_EQ(composed.findings.size(), 4u);
+  ASSERT_EQ(composed.kinds.size(), 1u);
+  EXPECT_EQ(composed.kinds[0].text.meaning, "s");
+  EXPECT_EQ(composed.kinds[0].text.remedy, "r");
+}
+
 }  // namespace
 }  // namespace abicheck

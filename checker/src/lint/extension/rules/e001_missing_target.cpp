@@ -6,7 +6,9 @@ namespace abicheck {
 namespace {
 
 constexpr LintRule kRule{"E001", "missing-target", LintSeverity::Error,
-                         "A translation unit includes torch headers but defines no TORCH_TARGET_VERSION."};
+                         "A translation unit includes torch headers but defines no TORCH_TARGET_VERSION.",
+                         "Define TORCH_TARGET_VERSION (the oldest torch to run on) in the build, e.g. "
+                         "-DTORCH_TARGET_VERSION=0x020a000000000000."};
 
 void check(const ExtensionFacts& facts, const ExtensionLintContext&, const LintRule& rule, DiagnosticSink& sink) {
   for (const auto& unit : facts.units) {

@@ -8,7 +8,9 @@ namespace abicheck {
 namespace {
 
 constexpr LintRule kRule{"E002", "unstable-header", LintSeverity::Error,
-                         "A translation unit includes a torch header outside the four stable trees."};
+                         "A translation unit includes a torch header outside the four stable trees.",
+                         "Include only torch/csrc/stable, torch/headeronly and the C shim headers, or accept that the "
+                         "binary is bound to one torch."};
 
 // The headers of the stable ABI; everything else under torch/include is libtorch's unstable C++.
 constexpr std::array<std::string_view, 4> kStableTrees = {"torch/headeronly/", "torch/csrc/stable/",

@@ -5,8 +5,10 @@
 namespace abicheck {
 namespace {
 
-constexpr LintRule kRule{"E003", "api-newer-than-target", LintSeverity::Error,
-                         "A translation unit uses a stable API that is newer than its target."};
+constexpr LintRule kRule{
+    "E003", "api-newer-than-target", LintSeverity::Error,
+    "A translation unit uses a stable API that is newer than its target.",
+    "Raise TORCH_TARGET_VERSION to the release that introduced the API, or do without it at this target."};
 
 // The declaration of B's stable surface that a name refers to: "torch_foo", or the last
 // component of a qualified C++ name.

@@ -6,7 +6,8 @@ namespace abicheck {
 namespace {
 
 constexpr LintRule kRule{"E004", "target-newer-than-build", LintSeverity::Error,
-                         "The target is newer than the torch the extension is built with."};
+                         "The target is newer than the torch the extension is built with.",
+                         "Build with a torch at least as new as the target, or lower the target."};
 
 void check(const ExtensionFacts& facts, const ExtensionLintContext& context, const LintRule& rule,
            DiagnosticSink& sink) {

@@ -8,8 +8,10 @@
 namespace abicheck {
 namespace {
 
-constexpr LintRule kRule{"E005", "malformed-target", LintSeverity::Error,
-                         "TORCH_TARGET_VERSION is malformed: not hex, non-zero patch or tag bytes, or mis-encoded."};
+constexpr LintRule kRule{
+    "E005", "malformed-target", LintSeverity::Error,
+    "TORCH_TARGET_VERSION is malformed: not hex, non-zero patch or tag bytes, or mis-encoded.",
+    "Write the target as hex major and minor followed by zeros: 0x020A000000000000 for 2.10 (not 0x0210...)."};
 
 bool is_known(const std::vector<TorchVersion>& known, TorchVersion version) {
   return std::ranges::find(known, version.minor_release()) != known.end();

@@ -7,7 +7,8 @@ namespace abicheck {
 namespace {
 
 constexpr LintRule kRule{"E006", "target-drift", LintSeverity::Error,
-                         "Targets disagree across the project: compile definitions, build files and torch>= pins."};
+                         "Targets disagree across the project: compile definitions, build files and torch>= pins.",
+                         "Declare one target everywhere: build flags, build files and the torch>= pin."};
 
 std::string describe(const SourcePosition& where) {
   return fmt::format("{}:{}", where.file.filename().string(), where.line);

@@ -8,7 +8,8 @@ namespace abicheck {
 namespace {
 
 constexpr LintRule kRule{"E007", "target-macro-undefined", LintSeverity::Warning,
-                         "TORCH_TARGET_VERSION is pushed/undefined around something other than pybind11 or fmt."};
+                         "TORCH_TARGET_VERSION is pushed/undefined around something other than pybind11 or fmt.",
+                         "Push and undefine TORCH_TARGET_VERSION only around the third-party headers that need it."};
 
 // Third-party headers that tripped torch's header wrapping on 2.10-2.12 and are known to need the
 // target hidden while they are included.

@@ -6,7 +6,8 @@ namespace abicheck {
 namespace {
 
 constexpr LintRule kRule{"E008", "shim-dlsym", LintSeverity::Error,
-                         "A shim is looked up with dlsym outside PyTorch's sanctioned dynamic-call macro."};
+                         "A shim is looked up with dlsym outside PyTorch's sanctioned dynamic-call macro.",
+                         "Call the shim directly, or through PyTorch's dynamic-call macro."};
 
 bool is_shim_name(const std::string& symbol, const ShimInventory* inventory) {
   if (symbol.starts_with("aoti_torch_") || symbol.starts_with("torch_")) return true;

@@ -6,7 +6,8 @@ namespace abicheck {
 namespace {
 
 constexpr LintRule kRule{"E009", "unresolved-include", LintSeverity::Error,
-                         "An #include cannot be found on the include path the build would use."};
+                         "An #include cannot be found on the include path the build would use.",
+                         "Add the missing include directory to the build, or install what provides the header."};
 
 constexpr std::string_view kNotFound = "' file not found";
 

@@ -8,8 +8,10 @@
 namespace abicheck {
 namespace {
 
-constexpr LintRule kRule{"E010", "unreleased-api", LintSeverity::Error,
-                         "A translation unit uses a stable API that no torch release declares."};
+constexpr LintRule kRule{
+    "E010", "unreleased-api", LintSeverity::Error,
+    "A translation unit uses a stable API that no torch release declares.",
+    "Use only APIs that a released torch declares; the name may be misspelt or only on torch's main branch."};
 
 // Whether the unit meant torch's API: a C shim name, or a member of a torch namespace that is a near
 // miss of a released name. The C++ wrappers of torch/csrc/stable are not in the inventories, so an

@@ -6,9 +6,11 @@
 namespace abicheck {
 namespace {
 
-constexpr LintRule kRule{"E011", "dispatcher-operator", LintSeverity::Error,
-                         "An operator called through the dispatcher is missing, or has another schema, at the "
-                         "project's target or at a later release."};
+constexpr LintRule kRule{
+    "E011", "dispatcher-operator", LintSeverity::Error,
+    "An operator called through the dispatcher is missing, or has another schema, at the "
+    "project's target or at a later release.",
+    "Raise the target to a release whose schema fits, or call an overload that every claimed release has."};
 
 // The call's stack is built for the schema of the torch the project builds with (B). The oldest
 // release from which every release up to B has that same schema is the minimum torch for the call;

@@ -7,8 +7,10 @@
 namespace abicheck {
 namespace {
 
-constexpr LintRule kRule{"E012", "unparsed-source", LintSeverity::Error,
-                         "libclang refused a translation unit outright, so no other rule could check it."};
+constexpr LintRule kRule{
+    "E012", "unparsed-source", LintSeverity::Error,
+    "libclang refused a translation unit outright, so no other rule could check it.",
+    "Fix the compile command (the finding quotes libclang's error); the other rules did not see this unit."};
 
 // libclang prints its diagnostics as `file:line:col: error: message`; the first one that names a
 // place is where the finding goes, else the unit's first line.

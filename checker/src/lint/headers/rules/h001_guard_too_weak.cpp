@@ -8,7 +8,8 @@ namespace abicheck {
 namespace {
 
 constexpr LintRule kRule{"H001", "guard-too-weak", LintSeverity::Error,
-                         "A declaration is visible at a target older than the first release that shipped it."};
+                         "A declaration is visible at a target older than the first release that shipped it.",
+                         "Guard the declaration with the release that first shipped it."};
 
 void check(const HeaderLintInput& input, const LintRule& rule, DiagnosticSink& sink) {
   auto first = first_shipped_releases(input.earlier);

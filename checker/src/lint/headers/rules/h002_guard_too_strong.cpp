@@ -8,7 +8,8 @@ namespace abicheck {
 namespace {
 
 constexpr LintRule kRule{"H002", "guard-too-strong", LintSeverity::Error,
-                         "A declaration's guard is newer than the first release that shipped it."};
+                         "A declaration's guard is newer than the first release that shipped it.",
+                         "Lower the guard to the release that first shipped the declaration."};
 
 void check(const HeaderLintInput& input, const LintRule& rule, DiagnosticSink& sink) {
   auto first = first_shipped_releases(input.earlier);

@@ -8,8 +8,10 @@
 namespace abicheck {
 namespace {
 
-constexpr LintRule kRule{"H003", "removed-or-changed", LintSeverity::Error,
-                         "A declaration of the previous release disappears or changes its signature."};
+constexpr LintRule kRule{
+    "H003", "removed-or-changed", LintSeverity::Error,
+    "A declaration of the previous release disappears or changes its signature.",
+    "Restore the declaration as the previous release had it; add changed versions under new names."};
 
 // Reports what `reference` declared that the candidate lost or changed, once per declaration
 // (`reported` carries the keys already reported against another reference).

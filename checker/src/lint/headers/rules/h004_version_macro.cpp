@@ -13,7 +13,8 @@ namespace {
 
 constexpr LintRule kRule{
     "H004", "version-macro", LintSeverity::Error,
-    "A TORCH_VERSION_X_Y_0 macro is used in a guard but not defined, or defined with a wrong value."};
+    "A TORCH_VERSION_X_Y_0 macro is used in a guard but not defined, or defined with a wrong value.",
+    "Define the TORCH_VERSION_X_Y_0 macro with its release's value."};
 
 // The value a TORCH_VERSION_X_Y_Z definition written as PyTorch writes it
 // ((0ULL + 2) << 56 | (0ULL + 10) << 48 [| (0ULL + Z) << 40]) stands for; nullopt for another form.

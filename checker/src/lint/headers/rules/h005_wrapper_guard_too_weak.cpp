@@ -15,7 +15,8 @@ namespace {
 
 constexpr LintRule kRule{
     "H005", "wrapper-guard-too-weak", LintSeverity::Error,
-    "Code of the header-only wrappers uses a shim at a target where the shim is not declared or not shipped."};
+    "Code of the header-only wrappers uses a shim at a target where the shim is not declared or not shipped.",
+    "Guard the wrapper code with the shim's own release."};
 
 // The stable declaration a wrapper's use names: the C shim function of that name, else a
 // declaration whose name or last name component it is (an undeclared member of an enum).

@@ -8,7 +8,8 @@ namespace abicheck {
 namespace {
 
 constexpr LintRule kRule{"H006", "new-declaration-version", LintSeverity::Error,
-                         "A new declaration does not carry the tree's own version."};
+                         "A new declaration does not carry the tree's own version.",
+                         "Guard the new declaration with this tree's release."};
 
 void check(const HeaderLintInput& input, const LintRule& rule, DiagnosticSink& sink) {
   auto first = first_shipped_releases(input.earlier);

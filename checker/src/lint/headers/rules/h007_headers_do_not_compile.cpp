@@ -9,7 +9,8 @@ namespace abicheck {
 namespace {
 
 constexpr LintRule kRule{"H007", "headers-do-not-compile", LintSeverity::Error,
-                         "The stable headers newly fail to compile at some target or backend configuration."};
+                         "The stable headers newly fail to compile at some target or backend configuration.",
+                         "Fix the headers at the failing configuration (the finding quotes the first compiler error)."};
 
 // Every extension that compiles at a failing configuration stops compiling, so each error the
 // headers did not have before (in the newest earlier baseline, or the shipped one of this release)
