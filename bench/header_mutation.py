@@ -10,7 +10,7 @@ to every declaration they fit, and for each mutant:
    (a C function's `decltype(&f)`, a method's `decltype(&C::m)`, an enumerator's value, a struct's
    size and alignment, a member's offset and type, a typedef, a macro's presence and value, a
    header's presence). It is compiled `-fsyntax-only` at every configuration an extension can use
-   (no target, TORCH_TARGET_VERSION 2.9 ... newest, with and without USE_CUDA); the lines the
+   (no target, TORCH_TARGET_VERSION 2.9 ... newest, with and without the backend defines); the lines the
    compiler rejects say which statements compile where. A second build of the statements that
    compile into a small program prints each one's fingerprint (the mangled type from typeid, sizes,
    offsets, values). Then:
@@ -59,9 +59,7 @@ STABLE_TREES = ["torch/csrc/inductor/aoti_torch/c/", "torch/csrc/inductor/aoti_t
                 "torch/csrc/stable/", "torch/headeronly/"]
 # Headers that only compile on another platform (the vectorisation headers, device code, Windows).
 PLATFORM_SPECIFIC = ["torch/headeronly/cpu/", "torch/headeronly/cuda/", "torch/headeronly/util/win32-headers.h"]
-# Shim headers a CPU build does not include (a backend's generated shims): not part of the probe.
-BACKEND_ONLY = ["generated/c_shim_cuda.h", "generated/c_shim_mps.h", "generated/c_shim_xpu.h", "c/shim_mps.h",
-                "c/shim_xpu.h"]
+BACKENDS = ["-DUSE_CUDA", "-DUSE_MPS", "-DUSE_XPU"]
 PLANTED = "TORCH_PLANTED_FEATURE"
 
 
@@ -713,10 +711,10 @@ def configurations(newest):
     for minor in range(9, newest[1] + 1):
         version = (2 << 56) | (minor << 48)
         configs.append((f"2.{minor}", [f"-DTORCH_TARGET_VERSION=0x{version:016X}", "-DTORCH_STABLE_ONLY"]))
-    configs.append(("none+cuda", ["-DUSE_CUDA"]))
+    configs.append(("none+backends", BACKENDS))
     version = (2 << 56) | (newest[1] << 48)
-    configs.append((f"2.{newest[1]}+cuda", [f"-DTORCH_TARGET_VERSION=0x{version:016X}", "-DTORCH_STABLE_ONLY",
-                                             "-DUSE_CUDA"]))
+    configs.append((f"2.{newest[1]}+backends", [f"-DTORCH_TARGET_VERSION=0x{version:016X}", "-DTORCH_STABLE_ONLY",
+                                                 *BACKENDS]))
     return configs
 
 
@@ -780,7 +778,7 @@ class Probe:
                 header_errors[name] = errors
         values = {}
         for name, flags in self.configs:
-            if name in ("none", "none+cuda"):
+            if name in ("none", "none+backends"):
                 got, problem = fingerprints(include_dir, self.headers, self.statements, compiled[name], flags, work,
                                             name.replace("+", "_"))
                 if got is None:
@@ -802,7 +800,7 @@ class Probe:
                                              f"({self.describe(sorted(lost)[0])})"))
             if new_errors:
                 reasons.append(("api-break", f"{name}: new header error {sorted(new_errors)[0][:160]}"))
-            if gained and name != "none" and name != "none+cuda":
+            if gained and name != "none" and name != "none+backends":
                 reasons.append(("api-expose", f"{name}: {len(gained)} statements now compile "
                                               f"({self.describe(sorted(gained)[0])})"))
         for name in original["values"]:
@@ -917,7 +915,9 @@ def main():
     newest_release = releases[-1]
     newest = tuple(int(p) for p in newest_release["version"].split(".")[:2])
     minor = f"{newest[0]}.{newest[1]}"
-    committed = ROOT / "shim_decls" / minor
+    # The committed baseline the tool compares with: the project's, or that of TORCH_ABI_CHECK_HOME
+    # (a copy of the project, so that baselines rewritten during a run cannot change it under the run).
+    committed = Path(os.environ.get("TORCH_ABI_CHECK_HOME", ROOT)) / "shim_decls" / minor
     include_dir = Path(newest_release["include_dir"])
 
     mutants, scanned = generate_mutants(include_dir, newest)
@@ -941,7 +941,7 @@ def main():
     tree = work / "tree"
     log = []
     started = time.monotonic()
-    headers = [h for h in stable_headers(pristine) if not any(h.endswith(b) for b in BACKEND_ONLY)]
+    headers = stable_headers(pristine)
     statements = probe_statements({h: d for h, d in scanned.items() if h in headers})
     probe = Probe(pristine, headers, statements, configurations(newest), work / "probe", args.jobs)
     usable = {name: len(ids) for name, ids in probe.original["compiled"].items()}

@@ -40,8 +40,13 @@ struct ChangeRule {
 // * a new operator or overload: compatible.
 // The headers as a whole:
 // * headers that newly do not compile at some target (a guard hides what a wrapper still calls, a
-//   typedef no longer fits a static_assert) stop every extension that builds there: breaking.
-constexpr std::array<ChangeRule, 26> kRules{{
+//   typedef no longer fits a static_assert) stop every extension that builds there: breaking;
+// * a public header file that is gone stops every extension that includes it, whatever it declared
+//   (the umbrella of what a release declares only includes the headers that exist): breaking;
+// * parameters of one type that swapped places together with their names leave the function's type
+//   as it was, so nothing fails to compile or link, but a caller built before passes each argument
+//   where the other one is now read, unless only the header's words were wrong: worth a look.
+constexpr std::array<ChangeRule, 28> kRules{{
     {ChangeKind::FunctionRemoved, "function-removed", Verdict::Breaking},
     {ChangeKind::SignatureChanged, "signature-changed", Verdict::Breaking},
     {ChangeKind::TypeChanged, "type-changed", Verdict::Breaking},
@@ -68,6 +73,8 @@ constexpr std::array<ChangeRule, 26> kRules{{
     {ChangeKind::ReturnChanged, "return-changed", Verdict::Breaking},
     {ChangeKind::OperatorAdded, "operator-added", Verdict::Compatible},
     {ChangeKind::HeadersDoNotCompile, "headers-do-not-compile", Verdict::Breaking},
+    {ChangeKind::HeaderRemoved, "header-removed", Verdict::Breaking},
+    {ChangeKind::ParametersSwapped, "parameters-swapped", Verdict::NeedsReview},
 }};
 
 // The table has a row for every kind up to kLastChangeKind, in the enum's order; a missing row or one
