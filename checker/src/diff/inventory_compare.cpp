@@ -4,6 +4,9 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <exception>
+#include <optional>
 #include <set>
 
 #include "inventory/declaration_pairing.h"
@@ -30,15 +33,25 @@ ChangeKind value_change_kind(DeclarationKind kind) {
   }
 }
 
-// A macro that spells the release itself (TORCH_VERSION_MINOR, TORCH_ABI_VERSION, the default
-// TORCH_FEATURE_VERSION) changes with every release by design: not a change of the surface.
+// A macro that spells the release itself (TORCH_VERSION_MINOR, TORCH_ABI_VERSION and the default
+// TORCH_FEATURE_VERSION at whatever patch the headers came from, TORCH_VERSION_PATCH) changes from one
+// release to the next by design: not a change of the surface. Between two trees of one release it is.
 bool tracks_the_release(const ShimDeclaration& before, const ShimDeclaration& after, TorchVersion old_release,
                         TorchVersion new_release) {
-  if (before.kind != DeclarationKind::Macro) return false;
-  auto minor = [](TorchVersion release) { return fmt::format("0x{:016X}", release.minor); };
-  return (before.signature == old_release.minor_release().to_abi_hex() &&
-          after.signature == new_release.minor_release().to_abi_hex()) ||
-         (before.signature == minor(old_release) && after.signature == minor(new_release));
+  if (before.kind != DeclarationKind::Macro || old_release.minor_release() == new_release.minor_release()) return false;
+  if (before.name.ends_with("_PATCH")) return true;
+  auto spells = [](const std::string& value, TorchVersion release) {
+    std::uint64_t number = 0;
+    try {
+      number = std::stoull(value, nullptr, 16);
+    } catch (const std::exception&) {
+      return false;
+    }
+    if (number == static_cast<std::uint64_t>(release.minor)) return true;
+    std::optional<TorchVersion> version = TorchVersion::from_abi_value(number);
+    return version && version->major == release.major && version->minor == release.minor;
+  };
+  return spells(before.signature, old_release) && spells(after.signature, new_release);
 }
 
 // Same-type parameters whose names moved to other positions (every name still there, some elsewhere):
