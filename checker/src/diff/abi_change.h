@@ -47,10 +47,12 @@ enum class ChangeKind {
   OperatorAdded,
   // The headers as a whole.
   HeadersDoNotCompile,
+  HeaderRemoved,
+  ParametersSwapped,
 };
 // The last kind: move it with the enum. change_rules.cpp's table must then have a row for every kind
 // up to it, in order, or the build stops.
-inline constexpr ChangeKind kLastChangeKind = ChangeKind::HeadersDoNotCompile;
+inline constexpr ChangeKind kLastChangeKind = ChangeKind::ParametersSwapped;
 
 std::string_view to_string(ChangeKind kind);
 Verdict verdict_of(ChangeKind kind);

@@ -41,6 +41,11 @@ AbiDiff diff_baselines(const ReleaseBaseline& old_baseline, const ReleaseBaselin
   if (!old_baseline.abixml.empty() && !new_baseline.abixml.empty()) {
     std::vector<AbiChange> signatures =
         compare_abi_models(old_baseline.abixml, new_baseline.abixml, old_origin, new_origin);
+    // One account of a changed signature: libabigail's names the parameter that changed.
+    std::erase_if(diff.changes, [&](const AbiChange& change) {
+      return change.kind == ChangeKind::SignatureChanged &&
+             std::ranges::any_of(signatures, [&](const AbiChange& s) { return s.name == change.name; });
+    });
     diff.changes.insert(diff.changes.end(), signatures.begin(), signatures.end());
   }
   if (old_baseline.operators && new_baseline.operators) {

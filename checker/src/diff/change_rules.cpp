@@ -44,8 +44,13 @@ struct ChangeRule {
 // * a new operator or overload: compatible.
 // The headers as a whole:
 // * headers that newly do not compile at some target (a guard hides what a wrapper still calls, a
-//   typedef no longer fits a static_assert) stop every extension that builds there: breaking.
-constexpr std::array<ChangeRule, 26> kRules{{
+//   typedef no longer fits a static_assert) stop every extension that builds there: breaking;
+// * a public header file that is gone stops every extension that includes it, whatever it declared
+//   (the umbrella of what a release declares only includes the headers that exist): breaking;
+// * parameters of one type that swapped places together with their names leave the function's type
+//   as it was, so nothing fails to compile or link, but a caller built before passes each argument
+//   where the other one is now read, unless only the header's words were wrong: worth a look.
+constexpr std::array<ChangeRule, 28> kRules{{
     {ChangeKind::FunctionRemoved, "function-removed", Verdict::Breaking,
      "A function an extension built against the old release imports is gone from the new one's headers.",
      "Keep the function (deprecate it instead), or suppress with a reason if no release ever shipped it."},
@@ -118,6 +123,12 @@ constexpr std::array<ChangeRule, 26> kRules{{
     {ChangeKind::HeadersDoNotCompile, "headers-do-not-compile", Verdict::Breaking,
      "The stable headers stop compiling at some target: every extension that builds there breaks.",
      "Fix the headers at that target (the first compiler error is in the finding)."},
+    {ChangeKind::HeaderRemoved, "header-removed", Verdict::Breaking,
+     "A public header of the stable surface is gone: every extension that includes it stops compiling.",
+     "Restore the header (it may forward to the new one), or keep it until no supported target needs it."},
+    {ChangeKind::ParametersSwapped, "parameters-swapped", Verdict::NeedsReview,
+     "Two parameters of one type swapped places with their names: old binaries pass each where the other is read.",
+     "Restore the old order unless only the header's names were wrong."},
 }};
 
 // The table has a row for every kind up to kLastChangeKind, in the enum's order; a missing row or one

@@ -1,8 +1,12 @@
 #include "diff/inventory_compare.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <exception>
+#include <optional>
 #include <set>
 
 #include "inventory/declaration_pairing.h"
@@ -27,6 +31,48 @@ ChangeKind value_change_kind(DeclarationKind kind) {
     case DeclarationKind::Macro: return ChangeKind::MacroValueChanged;
     default: return ChangeKind::TypeChanged;
   }
+}
+
+// A macro that spells the release itself (TORCH_VERSION_MINOR, TORCH_ABI_VERSION and the default
+// TORCH_FEATURE_VERSION at whatever patch the headers came from, TORCH_VERSION_PATCH) changes from one
+// release to the next by design: not a change of the surface. Between two trees of one release it is.
+bool tracks_the_release(const ShimDeclaration& before, const ShimDeclaration& after, TorchVersion old_release,
+                        TorchVersion new_release) {
+  if (before.kind != DeclarationKind::Macro || old_release.minor_release() == new_release.minor_release()) return false;
+  if (before.name.ends_with("_PATCH")) return true;
+  auto spells = [](const std::string& value, TorchVersion release) {
+    std::uint64_t number = 0;
+    try {
+      number = std::stoull(value, nullptr, 16);
+    } catch (const std::exception&) {
+      return false;
+    }
+    if (number == static_cast<std::uint64_t>(release.minor)) return true;
+    std::optional<TorchVersion> version = TorchVersion::from_abi_value(number);
+    return version && version->major == release.major && version->minor == release.minor;
+  };
+  return spells(before.signature, old_release) && spells(after.signature, new_release);
+}
+
+// Same-type parameters whose names moved to other positions (every name still there, some elsewhere):
+// the function's type is the same, its meaning by position is not. A plain rename is no change.
+std::string swapped_parameters(const ShimDeclaration& before, const ShimDeclaration& after) {
+  if (before.kind != DeclarationKind::Function || !same_signature(before, after)) return {};
+  std::vector<std::string> old_names = parameter_names(before), new_names = parameter_names(after);
+  if (old_names == new_names || old_names.size() != new_names.size()) return {};
+  std::vector<std::string> old_sorted = old_names, new_sorted = new_names;
+  std::ranges::sort(old_sorted);
+  std::ranges::sort(new_sorted);
+  if (old_sorted != new_sorted) return {};
+  std::vector<std::string> moved;
+  for (std::size_t i = 0; i < old_names.size(); ++i) {
+    if (old_names[i] != new_names[i])
+      moved.push_back(fmt::format("{} '{}' is now '{}'", i, old_names[i], new_names[i]));
+  }
+  return fmt::format(
+      "parameters of one type swapped with their names (position {}): a caller built before "
+      "passes them in the old order",
+      fmt::join(moved, ", "));
 }
 
 // A function added at release R must be hidden from targets older than R; one visible to an
@@ -62,10 +108,27 @@ void compare_declarations(const ReleaseBaseline& old_baseline, const ReleaseBase
            fmt::format("needed {} before, needs {} now", backend_text(before->backend), backend_text(after->backend)),
            {}});
     }
+    // The function's type as the front end saw it: libabigail's model of the probe does not see every
+    // change of it (a pointee's `const` dropped), so the inventory's own record is compared too; where
+    // both report, the diff keeps libabigail's account (baseline_diff.cpp). The declaration as written
+    // must differ too: where headers stop compiling, the front end's types of an unchanged one may not
+    // be the types an extension sees.
+    if (before->kind == DeclarationKind::Function && !same_signature(*before, *after) &&
+        normal_signature(before->signature) != normal_signature(after->signature)) {
+      changes.push_back(
+          {after->name,
+           ChangeKind::SignatureChanged,
+           fmt::format("'{}' became '{}'", normal_signature(before->signature), normal_signature(after->signature)),
+           {}});
+    }
+    if (std::string swapped = swapped_parameters(*before, *after); !swapped.empty()) {
+      changes.push_back({after->name, ChangeKind::ParametersSwapped, swapped, {}});
+    }
     // A typedef is the type it names: `int64_t` respelled `long` is no change on the platform.
     bool value_changed = before->kind == DeclarationKind::Typedef ? !same_signature(*before, *after)
                                                                   : before->signature != after->signature;
-    if (before->kind != DeclarationKind::Function && value_changed) {
+    if (before->kind != DeclarationKind::Function && value_changed &&
+        !tracks_the_release(*before, *after, old_baseline.inventory.release, new_baseline.inventory.release)) {
       changes.push_back({after->name,
                          value_change_kind(after->kind),
                          fmt::format("'{}' became '{}'", before->signature, after->signature),
@@ -89,6 +152,22 @@ void compare_declarations(const ReleaseBaseline& old_baseline, const ReleaseBase
                                      backend_text(added->backend), added->header, added->line),
                          {}});
     }
+  }
+}
+
+// The public header files an extension includes by name. A baseline written before they were recorded
+// has none, and then nothing is compared.
+void compare_headers(const ShimInventory& old_inventory, const ShimInventory& new_inventory,
+                     std::vector<AbiChange>& changes) {
+  if (old_inventory.headers.empty() || new_inventory.headers.empty()) return;
+  for (const auto& header : old_inventory.headers) {
+    if (std::ranges::binary_search(new_inventory.headers, header)) continue;
+    changes.push_back({header,
+                       ChangeKind::HeaderRemoved,
+                       fmt::format("public header of {} is gone in {}: every extension that includes it stops "
+                                   "compiling",
+                                   old_inventory.release.to_string(), new_inventory.release.to_string()),
+                       {}});
   }
 }
 
@@ -129,6 +208,7 @@ void compare_exports(const ReleaseBaseline& old_baseline, const ReleaseBaseline&
 std::vector<AbiChange> compare_inventories(const ReleaseBaseline& old_baseline, const ReleaseBaseline& new_baseline) {
   std::vector<AbiChange> changes;
   compare_declarations(old_baseline, new_baseline, changes);
+  compare_headers(old_baseline.inventory, new_baseline.inventory, changes);
   compare_exports(old_baseline, new_baseline, changes);
   return changes;
 }

@@ -1,5 +1,6 @@
 #include "inventory/declaration_pairing.h"
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 
@@ -35,6 +36,38 @@ std::string normal_signature(std::string_view signature) {
 bool same_signature(const ShimDeclaration& before, const ShimDeclaration& after) {
   if (!before.abi_type.empty() && !after.abi_type.empty()) return before.abi_type == after.abi_type;
   return normal_signature(before.signature) == normal_signature(after.signature);
+}
+
+std::vector<std::string> parameter_names(const ShimDeclaration& declaration) {
+  std::vector<std::string> names;
+  if (declaration.kind != DeclarationKind::Function) return names;
+  // The signature is "<result> <name>(<type> <parameter>, ...)" as the inventory writes it.
+  std::size_t open = declaration.signature.find(declaration.name + "(");
+  std::size_t close = declaration.signature.rfind(')');
+  if (open == std::string::npos || close == std::string::npos) return names;
+  open += declaration.name.size() + 1;
+  std::string_view list(declaration.signature.data() + open, close - open);
+  int depth = 0;
+  std::size_t start = 0;
+  auto take = [&](std::string_view parameter) {
+    parameter.remove_prefix(std::min(parameter.find_first_not_of(' '), parameter.size()));
+    std::size_t end = parameter.find_last_not_of(' ');
+    std::size_t begin = parameter.find_last_of(" *&", end);
+    bool named = end != std::string_view::npos && begin != std::string_view::npos && parameter[end] != ')' &&
+                 parameter[end] != '*' && parameter[end] != '&' && parameter[end] != '>' && parameter[end] != ']';
+    names.emplace_back(named ? parameter.substr(begin + 1, end - begin) : std::string_view{});
+  };
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    char c = list[i];
+    if (c == '(' || c == '<' || c == '[') ++depth;
+    if (c == ')' || c == '>' || c == ']') --depth;
+    if (c == ',' && depth == 0) {
+      take(list.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  if (!list.empty()) take(list.substr(start));
+  return names;
 }
 
 DeclarationPairing pair_declarations(const ShimInventory& before, const ShimInventory& after,

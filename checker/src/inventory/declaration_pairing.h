@@ -26,6 +26,11 @@ std::string normal_signature(std::string_view signature);
 // up to whitespace.
 bool same_signature(const ShimDeclaration& before, const ShimDeclaration& after);
 
+// A function's parameter names by position, from its signature ("" for an unnamed parameter); empty
+// for other kinds. What names a parameter is the header's own word for what it means: same-type
+// parameters that swapped their names swapped their meanings for every caller built before.
+std::vector<std::string> parameter_names(const ShimDeclaration& declaration);
+
 // The declarations of two inventories paired by key: the one comparison of releases that the diff
 // and the header rules share. Where an inventory holds a key twice (one per backend), its first
 // declaration stands for it.

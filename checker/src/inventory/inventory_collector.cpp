@@ -86,7 +86,7 @@ class DeclarationExtractor {
     signature += ")";
     std::string abi_type = canonical_spelling(clang_getResultType(type)) + " (";
     for (int i = 0, n = clang_getNumArgTypes(type); i < n; ++i) {
-      abi_type += (i ? ", " : "") + canonical_spelling(clang_getArgType(type, static_cast<unsigned>(i)));
+      abi_type += (i ? ", " : "") + parameter_abi_spelling(clang_getArgType(type, static_cast<unsigned>(i)));
     }
     if (clang_isFunctionTypeVariadic(type)) abi_type += count ? ", ..." : "...";
     abi_type += ")";
@@ -97,6 +97,24 @@ class DeclarationExtractor {
   }
 
   static std::string canonical_spelling(CXType type) { return type_spelling(clang_getCanonicalType(type)); }
+
+  // A parameter's type as the function's type has it: canonical, and without a top-level `const`
+  // (`const int64_t d`, `AtenTensorHandle const h`), which only binds the definition's own copy: the
+  // declarations `f(int64_t)` and `f(const int64_t)` are one function to every caller.
+  static std::string parameter_abi_spelling(CXType type) {
+    CXType canonical = clang_getCanonicalType(type);
+    std::string text = type_spelling(canonical);
+    if (!clang_isConstQualifiedType(canonical)) return text;
+    constexpr std::string_view kConst = "const";
+    if (text.ends_with(kConst) && text.size() > kConst.size() &&
+        (text[text.size() - kConst.size() - 1] == '*' || text[text.size() - kConst.size() - 1] == ' ')) {
+      text.erase(text.size() - kConst.size());
+      while (!text.empty() && text.back() == ' ') text.pop_back();
+    } else if (text.starts_with("const ")) {
+      text.erase(0, kConst.size() + 1);
+    }
+    return text;
+  }
 
   // The types a signature reaches are part of the ABI: record each one declared in a stable tree.
   void reach(CXType type) {
@@ -246,14 +264,37 @@ class DeclarationExtractor {
     return name;
   }
 
-  // The value is filled in later, once, by evaluating the macro (see evaluate_macro_values).
+  // The release macros, and every other object-like macro whose value may be an integer constant
+  // (error codes, TORCH_ABI_VERSION, the default TORCH_FEATURE_VERSION): an extension compiles their
+  // values in. The value is filled in later, once, by evaluating the macro (see evaluate_macro_values);
+  // a macro other than a release macro that does not evaluate to an integer is dropped there.
   void add_macro(CXCursor cursor) {
     std::string name = cursor_spelling(cursor);
-    if (!is_release_macro_name(name) || clang_Cursor_isMacroFunctionLike(cursor)) return;
+    if (clang_Cursor_isMacroFunctionLike(cursor)) return;
+    if (!is_release_macro_name(name) && !may_be_integer_constant(cursor)) return;
     HeaderPosition position = unit_.position_of(cursor);
     if (!is_stable_header(position.header)) return;
     found_.try_emplace({DeclarationKind::Macro, name},
                        ShimDeclaration{name, DeclarationKind::Macro, "", position.header, position.line, "", {}});
+  }
+
+  // A macro whose tokens after its name could form an expression that stays within its declaration:
+  // none of `{ } ; #` or a string, which could turn the evaluation unit into something else (a macro
+  // that opens a namespace), no __COUNTER__ or __LINE__ (a value of where it is used, C10_UID), and
+  // at least one token (an include guard has none).
+  bool may_be_integer_constant(CXCursor cursor) const {
+    CXToken* tokens = nullptr;
+    unsigned count = 0;
+    clang_tokenize(unit_.get(), clang_getCursorExtent(cursor), &tokens, &count);
+    bool fits = count > 1;
+    for (unsigned i = 1; i < count && fits; ++i) {
+      CXTokenKind kind = clang_getTokenKind(tokens[i]);
+      std::string spelling = copy_cx_string(clang_getTokenSpelling(unit_.get(), tokens[i]));
+      fits = kind != CXToken_Comment && spelling.find_first_of("{};#\"'") == std::string::npos &&
+             spelling != "__COUNTER__" && spelling != "__LINE__";
+    }
+    clang_disposeTokens(unit_.get(), tokens, count);
+    return fits;
   }
 
   const ClangTranslationUnit& unit_;
@@ -359,6 +400,10 @@ void evaluate_macro_values(const std::filesystem::path& include_dir, ShimInvento
   for (std::size_t i = 0; i < macros.size(); ++i) {
     macros[i]->signature = values[i] ? fmt::format("0x{:016X}", *values[i]) : "";
   }
+  // A macro that is no integer constant (an attribute, a type) is not part of what is compared.
+  std::erase_if(inventory.declarations, [](const ShimDeclaration& d) {
+    return d.kind == DeclarationKind::Macro && d.signature.empty() && !is_release_macro_name(d.name);
+  });
 }
 
 // Decides `since` and `backend` of each declaration from the parses that saw it.
@@ -508,6 +553,7 @@ ShimInventory collect_inventory(const std::filesystem::path& include_dir, const 
     if (auto declaration = resolver.resolve(key)) inventory.declarations.push_back(std::move(*declaration));
   }
   evaluate_macro_values(include_dir, inventory);
+  inventory.headers = std::move(headers);
   inventory.notes.assign(notes.begin(), notes.end());
   std::ranges::sort(inventory.compile_failures);
   inventory.sort();

@@ -111,8 +111,9 @@ std::string inventory_to_json(const ShimInventory& inventory) {
     if (!d.abi_type.empty()) item["abi_type"] = d.abi_type;
     declarations.push_back(std::move(item));
   }
-  nlohmann::ordered_json document = {
-      {"release", inventory.release.to_string()}, {"declarations", declarations}, {"notes", inventory.notes}};
+  nlohmann::ordered_json document = {{"release", inventory.release.to_string()}, {"declarations", declarations}};
+  if (!inventory.headers.empty()) document["headers"] = inventory.headers;
+  document["notes"] = inventory.notes;
   return document.dump(1) + "\n";
 }
 
@@ -137,6 +138,7 @@ ShimInventory load_inventory(const std::filesystem::path& path) {
       if (item.contains("abi_type")) d.abi_type = item.at("abi_type").get<std::string>();
       inventory.declarations.push_back(std::move(d));
     }
+    if (document.contains("headers")) inventory.headers = document.at("headers").get<std::vector<std::string>>();
     if (document.contains("notes")) inventory.notes = document.at("notes").get<std::vector<std::string>>();
     return inventory;
   } catch (const nlohmann::json::exception& error) {

@@ -70,6 +70,10 @@ std::vector<NewCompileError> new_compile_errors(const ShimInventory& inventory, 
 struct ShimInventory {
   TorchVersion release;
   std::vector<ShimDeclaration> declarations;
+  // The public header files of the stable trees (list_stable_headers), include-dir-relative and sorted:
+  // an extension includes them by name, so one that disappears breaks its builds. Empty in baselines
+  // written before they were recorded.
+  std::vector<std::string> headers;
   // Facts about the headers found while collecting, e.g. a stable header that does not compile
   // under TORCH_TARGET_VERSION; sorted. Written to inventory.json (compile_failures is not).
   std::vector<std::string> notes;
@@ -87,7 +91,7 @@ struct ShimInventory {
 
 // The file format of shim_decls/<release>/inventory.json:
 //   {"release": "2.10", "declarations": [{"name", "kind", "signature", "header", "line", "backend", "since"}],
-//    "notes": ["..."]}   ("notes" may be absent)
+//    "headers": ["torch/csrc/stable/tensor.h", ...], "notes": ["..."]}   ("headers" and "notes" may be absent)
 std::string inventory_to_json(const ShimInventory& inventory);
 // Throws ToolError naming the file on anything malformed or truncated.
 ShimInventory load_inventory(const std::filesystem::path& path);

@@ -20,6 +20,21 @@ std::vector<std::string> names(const std::vector<const ShimDeclaration*>& declar
   return result;
 }
 
+TEST(DeclarationPairing, ParameterNamesByPosition) {
+  // As the inventory writes a signature: each parameter's type as libclang spells it, then its name.
+  EXPECT_EQ(
+      parameter_names(declaration(
+          "torch_parallel_for", DeclarationKind::Function,
+          "AOTITorchError torch_parallel_for(int64_t begin, int64_t end, void (*)(long, long) func, void * ctx)")),
+      (std::vector<std::string>{"begin", "end", "func", "ctx"}));
+  EXPECT_EQ(parameter_names(declaration("f", DeclarationKind::Function, "int f(AtenTensorHandle * ret, int64_t)")),
+            (std::vector<std::string>{"ret", ""}))
+      << "an unnamed parameter has no name";
+  EXPECT_EQ(parameter_names(declaration("g", DeclarationKind::Function, "int g()")), std::vector<std::string>{});
+  EXPECT_EQ(parameter_names(declaration("S", DeclarationKind::Struct, "struct S { int x; }")),
+            std::vector<std::string>{});
+}
+
 TEST(DeclarationPairing, PairsByNameAndKind) {
   ShimInventory before{TorchVersion::parse("2.10"),
                        {declaration("kept", DeclarationKind::Function, "void kept(int)"),

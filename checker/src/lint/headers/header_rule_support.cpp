@@ -6,9 +6,7 @@
 
 namespace abicheck {
 
-bool is_version_macro(const ShimDeclaration& declaration) {
-  return declaration.kind == DeclarationKind::Macro && declaration.name.starts_with("TORCH_VERSION_");
-}
+bool is_unguarded_macro(const ShimDeclaration& declaration) { return declaration.kind == DeclarationKind::Macro; }
 
 std::string describe(const ShimDeclaration& declaration) {
   return declaration.backend.empty() ? fmt::format("'{}'", declaration.name)

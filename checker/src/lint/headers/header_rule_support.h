@@ -10,8 +10,9 @@
 // inventory/declaration_pairing.h: a second abicheck::key_of here would collide with it at link time.
 namespace abicheck {
 
-// The version macros are the guards' vocabulary, unguarded by design (H004 checks them).
-bool is_version_macro(const ShimDeclaration& declaration);
+// The macros of the inventory are unguarded by design: the version macros are the guards' vocabulary
+// (H004 checks them), the other constants (error codes, TORCH_ABI_VERSION) mean the same at every target.
+bool is_unguarded_macro(const ShimDeclaration& declaration);
 
 // "'name'" or "'name' (backend)", as the diagnostics name a declaration.
 std::string describe(const ShimDeclaration& declaration);
