@@ -14,6 +14,23 @@ std::string release_list(const std::vector<TorchVersion>& releases) {
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
+// Where an unstable object's libtorch C++ imports are all exported, so it loads although it is not on
+// the stable ABI: "; every libtorch C++ symbol it imports (88) is exported by torch 2.14.0, 2.15.0".
+std::string exported_everywhere_note(const ObjectAudit& object) {
+  std::vector<std::string> releases;
+  std::size_t imports = 0;
+  for (const auto& load : object.loads) {
+    if (!load.claimed || !load.torch_cxx_all_exported()) continue;
+    releases.push_back(load.release.to_full_string());
+    imports = load.torch_cxx_imports;
+  }
+  if (releases.empty()) return "";
+  return fmt::format(
+      "; every libtorch C++ symbol it imports ({}) is exported by torch {} in the store, so the loader binds it "
+      "there, though the C++ ABI promises nothing across releases",
+      imports, fmt::join(releases, ", "));
+}
+
 }  // namespace
 
 std::vector<Finding> release_load_findings(const ObjectAudit& object, const std::string& where) {
@@ -101,10 +118,11 @@ Judgement judge_audit(const AuditReport& report) {
   Judgement judgement;
   for (const auto& object : report.binaries) {
     if (object.verdict != AuditVerdict::Stable) {
-      judgement.findings.push_back({.stage = "audit",
-                                    .kind = std::string(to_string(object.verdict)),
-                                    .where = object.path,
-                                    .message = fmt::format("{}", fmt::join(object.reasons, "; "))});
+      judgement.findings.push_back(
+          {.stage = "audit",
+           .kind = std::string(to_string(object.verdict)),
+           .where = object.path,
+           .message = fmt::format("{}{}", fmt::join(object.reasons, "; "), exported_everywhere_note(object))});
     }
     for (auto& finding : release_load_findings(object, object.path)) judgement.findings.push_back(std::move(finding));
     for (auto& finding : operator_findings(object, object.path)) judgement.findings.push_back(std::move(finding));

@@ -325,7 +325,7 @@ ObjectAudit audit_imports(const BinaryImports& imports, std::string path, const 
     if (links_libtorch && classified.category == SymbolCategory::Unknown && !symbol.weak &&
         !symbol.name.starts_with("_") && classified.group.empty()) {
       classified.category = SymbolCategory::UnstableTorch;
-      classified.group = "libtorch (C linkage)";
+      classified.group = kTorchCLinkageGroup;
     }
     imported_names.insert(symbol.name);
     if (classified.category == SymbolCategory::StableShim) {

@@ -90,17 +90,31 @@ struct DeviceMisfit {
 
 // Whether one object loads into one stored release: its torch symbols and its device runtime.
 struct ReleaseLoad {
-  TorchVersion release;                    // the stored release, full version
-  std::string runtime;                     // its device runtime: "CUDA 13.0"
-  bool claimed = false;                    // at or above the oldest torch the object declares or needs
-  bool imports_unstable = false;           // libtorch C++ symbols: only the torch it was built with fits
+  TorchVersion release;  // the stored release, full version
+  std::string runtime;   // its device runtime: "CUDA 13.0"
+  bool claimed = false;  // at or above the oldest torch the object declares or needs
+  // The libtorch C++ symbols it imports (weak ones aside; allowlisted ones too: the allowlist accepts
+  // the verdict, it does not make the loader find a symbol), checked against what the release's
+  // libraries export (TorchSymbolExports): how many, whether the exports could be checked (an ELF
+  // object, the release's libraries read), and those the release does not export (mangled, sorted).
+  std::size_t torch_cxx_imports = 0;
+  bool torch_cxx_checked = false;
+  std::vector<std::string> missing_torch_symbols;
   std::vector<std::string> torch_misfits;  // why its torch symbols do not fit
   std::vector<DeviceMisfit> device_misfits;
 
   bool torch_symbols_fit() const { return torch_misfits.empty(); }
+  // It imports libtorch's C++ ABI and the release exports every symbol of it that it imports.
+  bool torch_cxx_all_exported() const {
+    return torch_cxx_imports > 0 && torch_cxx_checked && missing_torch_symbols.empty();
+  }
   bool device_runtime_fits() const;  // no misfit that blocks loading
   bool loads() const { return torch_symbols_fit() && device_runtime_fits(); }
 };
+
+// The group of a plain C name that no rule places, imported by an object linked against
+// libtorch_python: taken for libtorch_python's (torch's own _C imports initModule that way).
+inline constexpr std::string_view kTorchCLinkageGroup = "libtorch (C linkage)";
 
 // Everything the audit found about one object: an ELF object, a PE image, or one architecture of a
 // Mach-O (a universal one's path ends in "[arm64]").

@@ -5,6 +5,8 @@
 #include <algorithm>
 
 #include "audit/binary_audit.h"
+#include "baseline/torch_symbol_exports.h"
+#include "core/tool_error.h"
 
 namespace abicheck {
 namespace {
@@ -87,6 +89,78 @@ void add_device_misfits(const DeviceNeeds& needs, const DeviceRuntime& runtime, 
   }
 }
 
+// The first few of `missing` demangled, and how many more: "c10::foo(int); at::bar() (+3 more)".
+std::string first_symbols(const std::vector<std::string>& missing) {
+  constexpr std::size_t kShown = 2;
+  std::vector<std::string> shown;
+  // A template's demangled name runs to a screen; its start says which function it is.
+  constexpr std::size_t kLongest = 160;
+  for (std::size_t i = 0; i < missing.size() && i < kShown; ++i) {
+    std::string name = demangle(missing[i]);
+    shown.push_back(name.size() > kLongest ? name.substr(0, kLongest - 3) + "..." : name);
+  }
+  std::string more = missing.size() > kShown ? fmt::format(" (+{} more)", missing.size() - kShown) : "";
+  return fmt::format("{}{}", fmt::join(shown, "; "), more);
+}
+
+// Whether the object NEEDs a library that may define a plain C name: one that is neither torch's own,
+// the system's nor the device runtime's (a library bundled in its wheel, libwebp beside
+// torchvision's image.so).
+bool needs_other_library(const ObjectAudit& object) {
+  return std::ranges::any_of(object.needed, [](const std::string& library) {
+    std::string_view name(library);
+    bool torch = name.starts_with("libtorch") || name.starts_with("libc10") || name.starts_with("libshm");
+    return !torch && !is_system_library(name) && !name.starts_with("libpython") && !parse_device_library(library);
+  });
+}
+
+// libtorch's C++ ABI promises nothing across releases, but whether the loader binds an object is a
+// fact: every C++ symbol it imports from torch must be exported by the release's libraries. A plain
+// C name is taken for libtorch_python's only by elimination (kTorchCLinkageGroup), so it is not
+// checked when another library the object needs may define it.
+void add_torch_cxx_misfits(const ObjectAudit& object, const StoredRelease& release, ReleaseLoad& load) {
+  const bool c_names_may_be_elsewhere = needs_other_library(object);
+  std::vector<const ClassifiedSymbol*> imports;
+  for (const auto& symbol : object.imports) {
+    if (symbol.category != SymbolCategory::UnstableTorch || symbol.weak) continue;
+    if (c_names_may_be_elsewhere && symbol.group == kTorchCLinkageGroup) continue;
+    imports.push_back(&symbol);
+  }
+  load.torch_cxx_imports = imports.size();
+  if (imports.empty()) return;
+  std::string count = fmt::format("{} libtorch C++ symbol{}", imports.size(), imports.size() == 1 ? "" : "s");
+  const std::string version = release.version.to_full_string();
+  if (object.format != BinaryFormat::Elf) {
+    load.torch_misfits.push_back(
+        fmt::format("imports {}; the store holds torch for Linux, whose exports say "
+                    "nothing of torch {} for {}",
+                    count, version, platform_display_name(object.format)));
+    return;
+  }
+  std::shared_ptr<const TorchSymbolExports> exports;
+  try {
+    exports = torch_symbol_exports(release.lib_dir);
+  } catch (const ToolError& error) {
+    load.torch_misfits.push_back(
+        fmt::format("imports {}; the libraries of torch {} cannot be read: {}", count, version, error.what()));
+    return;
+  }
+  if (exports->libraries().empty()) {
+    load.torch_misfits.push_back(fmt::format("imports {}; torch {} has no libtorch or libc10 library in {}", count,
+                                             version, release.lib_dir.string()));
+    return;
+  }
+  load.torch_cxx_checked = true;
+  for (const auto* symbol : imports) {
+    if (!exports->exports(symbol->name)) load.missing_torch_symbols.push_back(symbol->name);
+  }
+  if (!load.missing_torch_symbols.empty()) {
+    load.torch_misfits.push_back(fmt::format("torch {} does not export {} of the {} it imports: {}", version,
+                                             load.missing_torch_symbols.size(), count,
+                                             first_symbols(load.missing_torch_symbols)));
+  }
+}
+
 }  // namespace
 
 std::optional<DeviceToolkitVersion> DeviceNeeds::toolkit() const {
@@ -110,10 +184,7 @@ ReleaseLoad assess_release_load(const ObjectAudit& object, const StoredRelease& 
       object.declared_target ? std::optional(object.declared_target->version) : object.min_torch_to_load;
   // Per minor release: `torch==2.9.1` claims 2.9.1, and the stable ABI does not change within a minor.
   load.claimed = !oldest || minor >= oldest->minor_release();
-  if (!object.unstable.empty()) {
-    load.imports_unstable = true;
-    load.torch_misfits.push_back("imports unstable libtorch C++ symbols: only the torch it was built with can load it");
-  }
+  add_torch_cxx_misfits(object, release, load);
   for (const auto& shim : object.shims) {
     if (!shim.introduced && !shim.dynamic_lookup) {
       load.torch_misfits.push_back(fmt::format("imports {}, which no known torch release declares", shim.name));
