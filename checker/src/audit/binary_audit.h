@@ -123,6 +123,7 @@ struct ObjectAudit {
   BinaryFormat format = BinaryFormat::Elf;  // its platform: platform_of(format)
   std::string wheel;                        // the wheel it came from, if any
   std::string machine;
+  std::string soname;  // ELF's DT_SONAME, Mach-O's install name; "" when it has none
   std::vector<std::string> needed;
   std::vector<ClassifiedSymbol> imports;                          // every undefined dynamic symbol, sorted by name
   std::vector<ShimUse> shims;                                     // imported and dynamically looked-up shims, sorted
@@ -184,6 +185,13 @@ AuditReport audit_paths(const std::vector<std::filesystem::path>& inputs, const 
 // imports) and its device needs against the release's device runtime. The one rule the audit,
 // `check` and the release gate share.
 ReleaseLoad assess_release_load(const ObjectAudit& object, const StoredRelease& release);
+
+// Objects shipped together (one wheel, one installed package): the loader opens an object's NEEDED
+// libraries before binding it, so one that NEEDs another of them (by soname, else file name; through
+// others too) does not load where that one does not. Adds to each object's loads the torch misfits,
+// and device misfits that block loading, of the bundled libraries it needs (their own ones: each
+// names the library that has it). Call once, after every object's loads are assessed.
+void add_bundled_dependency_misfits(const std::vector<ObjectAudit*>& objects);
 
 // The audit of the objects read from one image (a file mapped) or stream (a wheel's entry), whatever
 // its format: one ObjectAudit per object in it (a universal Mach-O holds one per architecture).

@@ -3,6 +3,9 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <deque>
+#include <map>
+#include <set>
 
 #include "audit/binary_audit.h"
 #include "baseline/torch_symbol_exports.h"
@@ -198,6 +201,72 @@ ReleaseLoad assess_release_load(const ObjectAudit& object, const StoredRelease& 
   }
   add_device_misfits(object.device, release.device, load);
   return load;
+}
+
+}  // namespace abicheck
+
+namespace abicheck {
+namespace {
+
+// "dir/libfoo.so.1" and "<wheel>!pkg/libfoo.so.1" -> "libfoo.so.1".
+std::string_view file_name_of(std::string_view path) {
+  std::size_t slash = path.find_last_of("/!");
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+// The objects of `by_name` that `object` NEEDs, directly or through others of them, nearest first.
+std::vector<const ObjectAudit*> bundled_dependencies(
+    const ObjectAudit& object, const std::map<std::string, const ObjectAudit*, std::less<>>& by_name) {
+  std::vector<const ObjectAudit*> reached;
+  std::set<const ObjectAudit*> seen{&object};
+  std::deque<const ObjectAudit*> pending{&object};
+  while (!pending.empty()) {
+    const ObjectAudit* current = pending.front();
+    pending.pop_front();
+    for (const auto& needed : current->needed) {
+      auto found = by_name.find(file_name_of(needed));
+      if (found != by_name.end() && seen.insert(found->second).second) {
+        reached.push_back(found->second);
+        pending.push_back(found->second);
+      }
+    }
+  }
+  return reached;
+}
+
+}  // namespace
+
+void add_bundled_dependency_misfits(const std::vector<ObjectAudit*>& objects) {
+  std::map<std::string, const ObjectAudit*, std::less<>> by_name;
+  for (const ObjectAudit* object : objects) by_name.emplace(file_name_of(object->path), object);
+  for (const ObjectAudit* object : objects) {
+    if (!object->soname.empty()) by_name.emplace(object->soname, object);
+  }
+  // Each object's own loads, before any is inherited: a misfit names the library that has it.
+  std::map<const ObjectAudit*, std::vector<ReleaseLoad>> own;
+  for (const ObjectAudit* object : objects) own.emplace(object, object->loads);
+  for (ObjectAudit* object : objects) {
+    std::vector<const ObjectAudit*> dependencies = bundled_dependencies(*object, by_name);
+    for (ReleaseLoad& load : object->loads) {
+      bool device_blocked = !load.device_runtime_fits();
+      for (const ObjectAudit* dependency : dependencies) {
+        const auto& loads = own.at(dependency);
+        auto same = std::ranges::find(loads, load.release, &ReleaseLoad::release);
+        if (same == loads.end()) continue;
+        std::string via = fmt::format("needs {} of its package, which", file_name_of(dependency->path));
+        if (!same->torch_symbols_fit()) {
+          load.torch_misfits.push_back(fmt::format("{} does not load: {}", via, same->torch_misfits.front()));
+        }
+        for (const auto& misfit : same->device_misfits) {
+          if (!misfit.blocks_load || device_blocked) continue;
+          DeviceMisfit inherited = misfit;
+          inherited.need = fmt::format("{} {}", via, misfit.need);
+          load.device_misfits.push_back(std::move(inherited));
+          device_blocked = true;
+        }
+      }
+    }
+  }
 }
 
 }  // namespace abicheck

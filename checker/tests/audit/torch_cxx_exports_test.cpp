@@ -11,6 +11,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "audit/audit_fixture_support.h"
 #include "baseline/torch_symbol_exports.h"
 #include "core/file_text.h"
 #include "core/process.h"
@@ -28,8 +29,9 @@ class TorchCxxExports : public ::testing::Test {
     scratch_ = fs::temp_directory_path() / ("torch-cxx-exports-" + std::to_string(getpid()));
     fs::remove_all(scratch_);
     fs::create_directories(scratch_);
-    store_release("2.10.0", {{"libtorch_cpu.so", "namespace at { int first() { return 1; } }"},
-                             {"libc10.so", "namespace c10 { int second(int x) { return x; } int kept() { return 3; } }"}});
+    store_release("2.10.0",
+                  {{"libtorch_cpu.so", "namespace at { int first() { return 1; } }"},
+                   {"libc10.so", "namespace c10 { int second(int x) { return x; } int kept() { return 3; } }"}});
     // 2.11 dropped c10::second(int); a third-party library bundled beside torch's defines it, but
     // nothing NEEDs that one, so the loader does not look there (and neither must the audit).
     store_release("2.11.0", {{"libtorch_cpu.so", "namespace at { int first() { return 2; } }"},
@@ -81,8 +83,8 @@ class TorchCxxExports : public ::testing::Test {
     std::ofstream(root / "release.json") << manifest.dump();
   }
 
-  // What the dynamic loader does with the extension under a release: "" when it loads, else its error.
-  static std::string load_error(const std::string& version) {
+  // What the dynamic loader does with `object` under a release: "" when it loads, else its error.
+  static std::string load_error(const std::string& version, const fs::path& object = extension()) {
     ProcessResult loaded = run_process(
         {.argv = {"python3", "-c",
                   "import ctypes, os, sys\n"
@@ -90,8 +92,8 @@ class TorchCxxExports : public ::testing::Test {
                   "    ctypes.CDLL(sys.argv[1], os.RTLD_NOW)\n"
                   "except OSError as error:\n"
                   "    print(error)\n",
-                  extension().string()},
-         .extra_env = {{"LD_LIBRARY_PATH", lib_dir(version).string()}},
+                  object.string()},
+         .extra_env = {{"LD_LIBRARY_PATH", lib_dir(version).string() + ":" + object.parent_path().string()}},
          .timeout = std::chrono::minutes(1)});
     EXPECT_TRUE(loaded.succeeded()) << loaded.output;
     return loaded.output;
@@ -162,6 +164,44 @@ TEST_F(TorchCxxExports, OnlyTorchsOwnLibrariesAreReadAndTheirExportsAreCachedByC
   EXPECT_FALSE(TorchSymbolExports::deserialize(read_file_text(cached).substr(0, 60)));
   // Another release's libraries are other content: another key.
   EXPECT_NE(torch_exports_key(lib_dir("2.10.0")), torch_exports_key(lib_dir("2.11.0")));
+}
+
+// intel-extension-for-pytorch's shape: the Python module imports nothing of torch's C++ ABI but
+// NEEDs a library of the same wheel that does; where that one does not load, neither does the module.
+TEST_F(TorchCxxExports, AnObjectNeedingABundledLibraryDoesNotLoadWhereThatLibraryDoesNot) {
+  fs::path package = scratch_ / "bundled" / "pkg";
+  fs::create_directories(package / "lib");
+  compile({"-shared", "-fPIC", "-Wl,-soname,libpkg_core.so", (scratch_ / "extension.cpp").string(),
+           "-L" + lib_dir("2.10.0").string(), "-Wl,--no-as-needed", "-ltorch_cpu", "-lc10", "-o",
+           (package / "lib" / "libpkg_core.so").string()});
+  std::ofstream(scratch_ / "module.cpp") << "extern \"C\" int extension_entry();\n"
+                                         << "extern \"C\" int module_entry() { return extension_entry(); }\n";
+  compile({"-shared", "-fPIC", (scratch_ / "module.cpp").string(), "-L" + (package / "lib").string(),
+           "-Wl,--no-as-needed", "-lpkg_core", "-o", (package / "lib" / "_C.so").string()});
+  // Loaded the way its package would: its own lib/ on the search path, beside the release's.
+  ASSERT_EQ(load_error("2.10.0", package / "lib" / "_C.so"), "");
+  ASSERT_NE(load_error("2.11.0", package / "lib" / "_C.so").find("undefined symbol: _ZN3c106secondEi"),
+            std::string::npos);
+
+  fs::path wheel = scratch_ / "pkg-1.0-cp311-cp311-linux_x86_64.whl";
+  testing::write_wheel(wheel, {{"pkg/_C.so", read_file_text(package / "lib" / "_C.so")},
+                               {"pkg/lib/libpkg_core.so", read_file_text(package / "lib" / "libpkg_core.so")},
+                               {"pkg-1.0.dist-info/METADATA", "Metadata-Version: 2.1\nName: pkg\n"},
+                               {"pkg-1.0.dist-info/WHEEL", "Wheel-Version: 1.0\nTag: cp311-cp311-linux_x86_64\n"}});
+  fs::path json = scratch_ / "bundled.json";
+  ProcessResult run =
+      run_cli({"--store", (scratch_ / "store").string(), "audit", wheel.string(), "--json", json.string()});
+  ASSERT_EQ(run.exit_code, 1) << run.output;
+  nlohmann::json binaries = nlohmann::json::parse(std::ifstream(json)).at("audit").at("binaries");
+  ASSERT_EQ(binaries.size(), 2U);
+  const auto& module = binaries.at(0);  // sorted by path: pkg/_C.so first
+  ASSERT_TRUE(module["path"].get<std::string>().ends_with("!pkg/_C.so"));
+  EXPECT_EQ(module["verdict"], "stable");
+  EXPECT_TRUE(module["releases"][0]["loads"]) << module.dump(2);
+  EXPECT_FALSE(module["releases"][1]["loads"]);
+  EXPECT_EQ(module["releases"][1]["torch_misfits"],
+            nlohmann::json::array({"needs libpkg_core.so of its package, which does not load: torch 2.11.0 does not "
+                                   "export 1 of the 3 libtorch C++ symbols it imports: c10::second(int)"}));
 }
 
 }  // namespace
