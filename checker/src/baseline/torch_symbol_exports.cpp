@@ -38,7 +38,8 @@ std::vector<fs::path> TorchSymbolExports::torch_libraries(const fs::path& lib_di
   for (const auto& entry : fs::directory_iterator(lib_dir, error)) {
     std::string name = entry.path().filename().string();
     bool shared_object = name.ends_with(".so") || name.find(".so.") != std::string::npos;
-    bool torch_built = std::ranges::any_of(kTorchLibraryPrefixes, [&](auto prefix) { return name.starts_with(prefix); });
+    bool torch_built =
+        std::ranges::any_of(kTorchLibraryPrefixes, [&](auto prefix) { return name.starts_with(prefix); });
     // A versioned library's symlinks name the same object: read the file once.
     if (shared_object && torch_built && entry.is_regular_file(error) && !entry.is_symlink(error)) {
       libraries.push_back(entry.path());
