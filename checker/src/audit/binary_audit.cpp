@@ -360,7 +360,9 @@ ObjectAudit audit_imports(const BinaryImports& imports, std::string path, const 
     if (origin && !imported_names.contains(candidate)) object.shims.push_back({candidate, origin->introduced, true});
   }
   std::sort(object.shims.begin(), object.shims.end());
-  if (options.operators) object.operators = find_operator_uses(imports, *options.operators);
+  if (options.operators && reaches_dispatcher_by_name(imports)) {
+    object.operators = find_operator_uses(imports, *options.operators);
+  }
   for (const auto& use : object.operators) {
     if (use.introduced && (!object.min_torch || *use.introduced > *object.min_torch)) object.min_torch = use.introduced;
   }
