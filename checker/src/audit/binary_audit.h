@@ -86,6 +86,9 @@ struct DeviceMisfit {
   // The misfit is the toolkit (its major, or CUDA against ROCm or CPU): torch publishes builds of a
   // release for several toolkits, so a build of this release that fits may exist on another index.
   bool other_build_may_fit = false;
+  // It loads, but the package's own import refuses it (RecordedToolkit::minor_checked_by): a CUDA
+  // minor that differs from its build's, which the package compares at import.
+  bool refused_at_import = false;
 };
 
 // Whether one object loads into one stored release: its torch symbols and its device runtime.

@@ -87,8 +87,13 @@ void add_device_misfits(const DeviceNeeds& needs, const DeviceRuntime& runtime, 
     load.device_misfits.push_back(
         {.need = need, .has = release_has(runtime, {}), .blocks_load = true, .other_build_may_fit = true});
   } else if (built.minor && runtime.toolkit->minor && *built.minor != *runtime.toolkit->minor) {
+    const std::string& checker = needs.recorded->minor_checked_by;
     load.device_misfits.push_back(
-        {.need = need, .has = runtime.describe(), .blocks_load = false, .other_build_may_fit = true});
+        {.need = checker.empty() ? need : fmt::format("{}, and {} refuses another CUDA minor at import", need, checker),
+         .has = runtime.describe(),
+         .blocks_load = false,
+         .other_build_may_fit = true,
+         .refused_at_import = !checker.empty()});
   }
 }
 

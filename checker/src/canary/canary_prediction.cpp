@@ -24,7 +24,8 @@ struct Misfit {
 // NEEDED libraries first (a device runtime the release lacks is a missing library, whatever the
 // symbols), then binds symbols (a torch misfit is an undefined symbol: a shim newer than the release,
 // a libtorch C++ symbol the release does not export). A toolkit minor that differs from the
-// release's is no reason: the packages measured check only the major (docs/canary.md).
+// release's is a reason only where the package's own import compares it
+// (RecordedToolkit::minor_checked_by): a refusal, once everything bound (docs/canary.md).
 std::optional<Misfit> object_misfit(const ObjectAudit& object, const ReleaseLoad& load) {
   for (const auto& misfit : load.device_misfits) {
     if (misfit.blocks_load) {
@@ -36,13 +37,21 @@ std::optional<Misfit> object_misfit(const ObjectAudit& object, const ReleaseLoad
     return Misfit{CanaryOutcome::UndefinedSymbol,
                   fmt::format("{}: {}", object_name(object), load.torch_misfits.front())};
   }
+  // Everything binds; then the package's own Python compares its build's CUDA minor with torch's.
+  for (const auto& misfit : load.device_misfits) {
+    if (misfit.refused_at_import) {
+      return Misfit{CanaryOutcome::Refused, fmt::format("{}: {}; torch {} has {}", object_name(object), misfit.need,
+                                                        load.release.to_string(), misfit.has)};
+    }
+  }
   return std::nullopt;
 }
 
 int severity(CanaryOutcome outcome) {
   switch (outcome) {
-    case CanaryOutcome::MissingLibrary: return 2;
-    case CanaryOutcome::UndefinedSymbol: return 1;
+    case CanaryOutcome::MissingLibrary: return 3;
+    case CanaryOutcome::UndefinedSymbol: return 2;
+    case CanaryOutcome::Refused: return 1;
     default: return 0;
   }
 }

@@ -21,9 +21,9 @@ fs::path build_object(const std::string& name, const std::string& source) {
   fs::create_directories(directory);
   std::ofstream(directory / (name + ".cpp")) << source;
   fs::path object = directory / (name + ".so");
-  ProcessResult built = run_process({.argv = {"c++", "-shared", "-fPIC", "-O0", (directory / (name + ".cpp")).string(),
-                                              "-o", object.string()},
-                                     .timeout = std::chrono::minutes(2)});
+  ProcessResult built = run_process(
+      {.argv = {"c++", "-shared", "-fPIC", "-O0", (directory / (name + ".cpp")).string(), "-o", object.string()},
+       .timeout = std::chrono::minutes(2)});
   EXPECT_TRUE(built.succeeded()) << built.output;
   return object;
 }
@@ -35,15 +35,16 @@ std::vector<std::string> operator_names(const nlohmann::json& binary) {
 }
 
 TEST(OperatorReach, StringsLookedUpInTheDispatcherAreDatedByIt) {
-  fs::path object = build_object("dispatcher_lookup",
-                                 "namespace c10 {\n"
-                                 "struct OperatorHandle { void* schema; };\n"
-                                 "class Dispatcher { public: OperatorHandle findSchemaOrThrow(const char*, const char*); };\n"
-                                 "}\n"
-                                 "extern \"C\" void* lookup(c10::Dispatcher* d) {\n"
-                                 "  return d->findSchemaOrThrow(\"aten::dim\", \"\").schema ? d : "
-                                 "d->findSchemaOrThrow(\"aten::numel\", \"\").schema;\n"
-                                 "}\n");
+  fs::path object =
+      build_object("dispatcher_lookup",
+                   "namespace c10 {\n"
+                   "struct OperatorHandle { void* schema; };\n"
+                   "class Dispatcher { public: OperatorHandle findSchemaOrThrow(const char*, const char*); };\n"
+                   "}\n"
+                   "extern \"C\" void* lookup(c10::Dispatcher* d) {\n"
+                   "  return d->findSchemaOrThrow(\"aten::dim\", \"\").schema ? d : "
+                   "d->findSchemaOrThrow(\"aten::numel\", \"\").schema;\n"
+                   "}\n");
   AuditRun run = run_audit_json({object.string()});
   ASSERT_EQ(run.exit_code, 1) << run.output;  // libtorch's C++ ABI: unstable
   const auto& binary = run.report["binaries"][0];
@@ -52,11 +53,12 @@ TEST(OperatorReach, StringsLookedUpInTheDispatcherAreDatedByIt) {
 }
 
 TEST(OperatorReach, StringsOnlyTorchScriptsRegistryCanReachDateNothing) {
-  fs::path object = build_object("jit_registry",
-                                 "namespace c10 { struct Symbol { unsigned value; }; }\n"
-                                 "namespace torch::jit { void* getAllOperatorsFor(c10::Symbol); }\n"
-                                 "extern \"C\" const char* patterns(int i) { return i ? \"aten::dim\" : \"aten::numel\"; }\n"
-                                 "extern \"C\" void* lookup() { return torch::jit::getAllOperatorsFor(c10::Symbol{1}); }\n");
+  fs::path object =
+      build_object("jit_registry",
+                   "namespace c10 { struct Symbol { unsigned value; }; }\n"
+                   "namespace torch::jit { void* getAllOperatorsFor(c10::Symbol); }\n"
+                   "extern \"C\" const char* patterns(int i) { return i ? \"aten::dim\" : \"aten::numel\"; }\n"
+                   "extern \"C\" void* lookup() { return torch::jit::getAllOperatorsFor(c10::Symbol{1}); }\n");
   AuditRun run = run_audit_json({object.string()});
   ASSERT_EQ(run.exit_code, 1) << run.output;
   const auto& binary = run.report["binaries"][0];
