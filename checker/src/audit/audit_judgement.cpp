@@ -17,8 +17,8 @@ std::string release_list(const std::vector<TorchVersion>& releases) {
 // What each kind of the audit's findings means, and what to do; the verdicts are to_string(AuditVerdict).
 constexpr KindRow kAuditKinds[] = {
     {"unstable",
-     "The binary imports libtorch's C++ ABI (or a shim no release has): it is bound to the torch it was "
-     "built with.",
+     "The binary imports libtorch's C++ ABI (or a shim no release has): it loads only where a release "
+     "exports every symbol it imports, and the C++ ABI promises nothing across releases.",
      "Port the listed imports to the stable C shim and torch/csrc/stable, or allowlist them with a reason."},
     {"needs-newer-torch", "The binary uses stable shims newer than the torch it declares it runs on.",
      "Raise the declared target (TORCH_TARGET_VERSION, torch>= pin) to its min torch, or "
@@ -43,6 +43,22 @@ constexpr KindRow kAuditKinds[] = {
     {"not-audited", "An input could not be read completely, so what it imports is unknown.",
      "Check the file (the finding names the problem); the rest was audited."},
 };
+// Where an unstable object's libtorch C++ imports are all exported, so it loads although it is not on
+// the stable ABI: "; every libtorch C++ symbol it imports (88) is exported by torch 2.14.0, 2.15.0".
+std::string exported_everywhere_note(const ObjectAudit& object) {
+  std::vector<std::string> releases;
+  std::size_t imports = 0;
+  for (const auto& load : object.loads) {
+    if (!load.claimed || !load.torch_cxx_all_exported()) continue;
+    releases.push_back(load.release.to_full_string());
+    imports = load.torch_cxx_imports;
+  }
+  if (releases.empty()) return "";
+  return fmt::format(
+      "; every libtorch C++ symbol it imports ({}) is exported by torch {} in the store, so the loader binds it "
+      "there, though the C++ ABI promises nothing across releases",
+      imports, fmt::join(releases, ", "));
+}
 
 }  // namespace
 
@@ -133,10 +149,11 @@ Judgement judge_audit(const AuditReport& report) {
   Judgement judgement;
   for (const auto& object : report.binaries) {
     if (object.verdict != AuditVerdict::Stable) {
-      judgement.findings.push_back({.stage = "audit",
-                                    .kind = std::string(to_string(object.verdict)),
-                                    .where = object.path,
-                                    .message = fmt::format("{}", fmt::join(object.reasons, "; "))});
+      judgement.findings.push_back(
+          {.stage = "audit",
+           .kind = std::string(to_string(object.verdict)),
+           .where = object.path,
+           .message = fmt::format("{}{}", fmt::join(object.reasons, "; "), exported_everywhere_note(object))});
     }
     for (auto& finding : release_load_findings(object, object.path)) judgement.findings.push_back(std::move(finding));
     for (auto& finding : operator_findings(object, object.path)) judgement.findings.push_back(std::move(finding));

@@ -172,6 +172,7 @@ class Auditor {
     }
     if (error) fail(directory.string(), fmt::format("cannot read directory: {}", error.message()));
     std::sort(files.begin(), files.end());
+    const std::size_t first_object = report_.binaries.size();
     std::size_t found = 0;
     for (const auto& file : files) {
       if (file.extension() == ".whl") {
@@ -183,6 +184,12 @@ class Auditor {
       }
     }
     if (found == 0) fail(directory.string(), "no ELF, Mach-O or PE object or wheel in this directory");
+    // The objects of the directory itself (a wheel in it is a package of its own, joined already).
+    std::vector<ObjectAudit*> package;
+    for (std::size_t i = first_object; i < report_.binaries.size(); ++i) {
+      if (report_.binaries[i].wheel.empty()) package.push_back(&report_.binaries[i]);
+    }
+    add_bundled_dependency_misfits(package);
   }
 
   static bool starts_with_binary_magic(const std::filesystem::path& file) {
@@ -247,6 +254,9 @@ class Auditor {
       fail(file.string(), error.what());
       return;
     }
+    std::vector<ObjectAudit*> package;
+    for (std::size_t i = first_object; i < report_.binaries.size(); ++i) package.push_back(&report_.binaries[i]);
+    add_bundled_dependency_misfits(package);
     for (std::size_t i = first_object; i < report_.binaries.size(); ++i) {
       const ObjectAudit& object = report_.binaries[i];
       ++wheel.object_count;
@@ -305,6 +315,7 @@ ObjectAudit audit_imports(const BinaryImports& imports, std::string path, const 
   object.path = std::move(path);
   object.format = imports.format;
   object.machine = imports.machine;
+  object.soname = imports.soname;
   object.needed = imports.needed;
   for (const auto& library : imports.needed) {
     if (auto device = parse_device_library(library)) object.device.libraries.push_back(std::move(*device));
@@ -325,7 +336,7 @@ ObjectAudit audit_imports(const BinaryImports& imports, std::string path, const 
     if (links_libtorch && classified.category == SymbolCategory::Unknown && !symbol.weak &&
         !symbol.name.starts_with("_") && classified.group.empty()) {
       classified.category = SymbolCategory::UnstableTorch;
-      classified.group = "libtorch (C linkage)";
+      classified.group = kTorchCLinkageGroup;
     }
     imported_names.insert(symbol.name);
     if (classified.category == SymbolCategory::StableShim) {
@@ -349,7 +360,9 @@ ObjectAudit audit_imports(const BinaryImports& imports, std::string path, const 
     if (origin && !imported_names.contains(candidate)) object.shims.push_back({candidate, origin->introduced, true});
   }
   std::sort(object.shims.begin(), object.shims.end());
-  if (options.operators) object.operators = find_operator_uses(imports, *options.operators);
+  if (options.operators && reaches_dispatcher_by_name(imports)) {
+    object.operators = find_operator_uses(imports, *options.operators);
+  }
   for (const auto& use : object.operators) {
     if (use.introduced && (!object.min_torch || *use.introduced > *object.min_torch)) object.min_torch = use.introduced;
   }

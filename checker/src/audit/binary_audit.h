@@ -86,21 +86,38 @@ struct DeviceMisfit {
   // The misfit is the toolkit (its major, or CUDA against ROCm or CPU): torch publishes builds of a
   // release for several toolkits, so a build of this release that fits may exist on another index.
   bool other_build_may_fit = false;
+  // It loads, but the package's own import refuses it (RecordedToolkit::minor_checked_by): a CUDA
+  // minor that differs from its build's, which the package compares at import.
+  bool refused_at_import = false;
 };
 
 // Whether one object loads into one stored release: its torch symbols and its device runtime.
 struct ReleaseLoad {
-  TorchVersion release;                    // the stored release, full version
-  std::string runtime;                     // its device runtime: "CUDA 13.0"
-  bool claimed = false;                    // at or above the oldest torch the object declares or needs
-  bool imports_unstable = false;           // libtorch C++ symbols: only the torch it was built with fits
+  TorchVersion release;  // the stored release, full version
+  std::string runtime;   // its device runtime: "CUDA 13.0"
+  bool claimed = false;  // at or above the oldest torch the object declares or needs
+  // The libtorch C++ symbols it imports (weak ones aside; allowlisted ones too: the allowlist accepts
+  // the verdict, it does not make the loader find a symbol), checked against what the release's
+  // libraries export (TorchSymbolExports): how many, whether the exports could be checked (an ELF
+  // object, the release's libraries read), and those the release does not export (mangled, sorted).
+  std::size_t torch_cxx_imports = 0;
+  bool torch_cxx_checked = false;
+  std::vector<std::string> missing_torch_symbols;
   std::vector<std::string> torch_misfits;  // why its torch symbols do not fit
   std::vector<DeviceMisfit> device_misfits;
 
   bool torch_symbols_fit() const { return torch_misfits.empty(); }
+  // It imports libtorch's C++ ABI and the release exports every symbol of it that it imports.
+  bool torch_cxx_all_exported() const {
+    return torch_cxx_imports > 0 && torch_cxx_checked && missing_torch_symbols.empty();
+  }
   bool device_runtime_fits() const;  // no misfit that blocks loading
   bool loads() const { return torch_symbols_fit() && device_runtime_fits(); }
 };
+
+// The group of a plain C name that no rule places, imported by an object linked against
+// libtorch_python: taken for libtorch_python's (torch's own _C imports initModule that way).
+inline constexpr std::string_view kTorchCLinkageGroup = "libtorch (C linkage)";
 
 // Everything the audit found about one object: an ELF object, a PE image, or one architecture of a
 // Mach-O (a universal one's path ends in "[arm64]").
@@ -109,6 +126,7 @@ struct ObjectAudit {
   BinaryFormat format = BinaryFormat::Elf;  // its platform: platform_of(format)
   std::string wheel;                        // the wheel it came from, if any
   std::string machine;
+  std::string soname;  // ELF's DT_SONAME, Mach-O's install name; "" when it has none
   std::vector<std::string> needed;
   std::vector<ClassifiedSymbol> imports;                          // every undefined dynamic symbol, sorted by name
   std::vector<ShimUse> shims;                                     // imported and dynamically looked-up shims, sorted
@@ -170,6 +188,13 @@ AuditReport audit_paths(const std::vector<std::filesystem::path>& inputs, const 
 // imports) and its device needs against the release's device runtime. The one rule the audit,
 // `check` and the release gate share.
 ReleaseLoad assess_release_load(const ObjectAudit& object, const StoredRelease& release);
+
+// Objects shipped together (one wheel, one installed package): the loader opens an object's NEEDED
+// libraries before binding it, so one that NEEDs another of them (by soname, else file name; through
+// others too) does not load where that one does not. Adds to each object's loads the torch misfits,
+// and device misfits that block loading, of the bundled libraries it needs (their own ones: each
+// names the library that has it). Call once, after every object's loads are assessed.
+void add_bundled_dependency_misfits(const std::vector<ObjectAudit*>& objects);
 
 // The audit of the objects read from one image (a file mapped) or stream (a wheel's entry), whatever
 // its format: one ObjectAudit per object in it (a universal Mach-O holds one per architecture).

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <set>
 
 namespace abicheck {
@@ -61,6 +62,24 @@ std::optional<OperatorUse::Break> later_break(const OperatorUse& use, const Oper
 }
 
 }  // namespace
+
+bool reaches_dispatcher_by_name(const BinaryImports& imports) {
+  constexpr std::array kShims = {std::string_view("torch_call_dispatcher"),
+                                 std::string_view("aoti_torch_call_dispatcher")};
+  // c10::Dispatcher::findSchema(OperatorName const&), findSchemaOrThrow(char const*, char const*),
+  // findOp(OperatorName const&), as Itanium mangles them.
+  constexpr std::array kDispatcherLookups = {std::string_view("_ZN3c1010Dispatcher10findSchema"),
+                                             std::string_view("_ZN3c1010Dispatcher17findSchemaOrThrow"),
+                                             std::string_view("_ZN3c1010Dispatcher6findOp")};
+  auto is_shim = [&](std::string_view name) { return std::ranges::find(kShims, name) != kShims.end(); };
+  for (const auto& symbol : imports.undefined) {
+    if (is_shim(symbol.name)) return true;
+    if (std::ranges::any_of(kDispatcherLookups, [&](auto prefix) { return symbol.name.starts_with(prefix); })) {
+      return true;
+    }
+  }
+  return std::ranges::any_of(imports.symbol_like_strings, is_shim);
+}
 
 std::vector<OperatorUse> find_operator_uses(const BinaryImports& imports, const OperatorHistory& history) {
   std::vector<OperatorUse> uses;

@@ -10,6 +10,14 @@
 
 namespace abicheck {
 
+// Whether an object can hand an operator's name to the dispatcher: it imports, or looks up by name,
+// the C shim's torch_call_dispatcher (aoti_torch_call_dispatcher), or imports a by-name lookup of
+// libtorch's dispatcher (c10::Dispatcher::findSchema, findSchemaOrThrow, findOp). Without one, its
+// operator-shaped strings go somewhere the dispatcher's baselines do not date: TorchScript's own
+// operator registry (which has aten::dim and aten::numel on 2.9, the dispatcher only from 2.12), a
+// graph pattern, a message. Such an object names no operator to the dispatcher (docs/operator-schemas.md).
+bool reaches_dispatcher_by_name(const BinaryImports& imports);
+
 // The operators an object names to the dispatcher: its read-only strings shaped like operator names
 // that a release of `history` registers, each with the overloads it may call and the oldest release
 // registering one of them. Sorted by name; breaks are left to judge_operator_uses.

@@ -82,4 +82,29 @@ std::optional<RecordedToolkit> toolkit_required_by(std::string_view requirement)
                          fmt::format("Requires-Dist: {}", match.str(1))};
 }
 
+bool refuses_other_cuda_minor(std::string_view source) {
+  bool reads_torch_cuda = source.find("torch.version.cuda") != std::string_view::npos ||
+                          source.find("from torch.version import cuda") != std::string_view::npos;
+  if (!reads_torch_cuda) return false;
+  for (std::size_t at = source.find("compiled with different CUDA"); at != std::string_view::npos;
+       at = source.find("compiled with different CUDA", at + 1)) {
+    if (source.substr(at, 40).find("major") != std::string_view::npos) continue;  // "...CUDA major versions"
+    // The nearest `if` above the message is the comparison that raises it.
+    std::size_t line_start = source.rfind('\n', at);
+    while (line_start != std::string_view::npos && line_start > 0) {
+      std::size_t previous = source.rfind('\n', line_start - 1);
+      std::size_t begin = previous == std::string_view::npos ? 0 : previous + 1;
+      std::string_view line = source.substr(begin, line_start - begin);
+      std::size_t indent = line.find_first_not_of(" \t");
+      if (indent != std::string_view::npos && line.substr(indent).starts_with("if ")) {
+        if (line.find("major") == std::string_view::npos) return true;
+        break;
+      }
+      if (previous == std::string_view::npos) break;
+      line_start = previous;
+    }
+  }
+  return false;
+}
+
 }  // namespace abicheck

@@ -14,6 +14,9 @@ namespace abicheck {
 struct RecordedToolkit {
   DeviceToolkitVersion version;
   std::string source;  // "torchvision/version.py: __version__ = '0.29.2+cu132'"
+  // The package's own Python file that refuses, at import, a torch whose CUDA major.minor differs from
+  // the one it was built with ("torchaudio/_extension/utils.py"); "" when none was found.
+  std::string minor_checked_by;
 };
 
 // From a package's version.py (`cuda = '12.8'`, `hip = '6.4…'`, or a local label in
@@ -24,6 +27,14 @@ std::optional<RecordedToolkit> toolkit_recorded_in(std::string_view path, std::s
 // Whether a wheel entry is one of the files toolkit_recorded_in reads: <package>/version.py or
 // <package>/cpp_lib.json, at the package's top level.
 bool may_record_toolkit(std::string_view entry_name);
+
+// Whether a package's Python source refuses, at import, a torch whose CUDA major.minor differs from
+// its build's: it reads torch's CUDA version (`torch.version.cuda`, `from torch.version import
+// cuda`) and raises an error saying it was "compiled with different CUDA versions", and the `if`
+// guarding that raise does not compare majors only (torchvision's `if t_major != tv_major:` with
+// "different CUDA major versions" does; torchaudio's `if ta_version != t_version:` compares
+// "13.0" with "13.2"). Read from the source, never from a list of package names.
+bool refuses_other_cuda_minor(std::string_view python_source);
 
 // From a Requires-Dist line on an NVIDIA runtime wheel of one CUDA major (`nvidia-cuda-runtime-cu12`).
 std::optional<RecordedToolkit> toolkit_required_by(std::string_view requirement);

@@ -3,8 +3,13 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <deque>
+#include <map>
+#include <set>
 
 #include "audit/binary_audit.h"
+#include "baseline/torch_symbol_exports.h"
+#include "core/tool_error.h"
 
 namespace abicheck {
 namespace {
@@ -82,8 +87,85 @@ void add_device_misfits(const DeviceNeeds& needs, const DeviceRuntime& runtime, 
     load.device_misfits.push_back(
         {.need = need, .has = release_has(runtime, {}), .blocks_load = true, .other_build_may_fit = true});
   } else if (built.minor && runtime.toolkit->minor && *built.minor != *runtime.toolkit->minor) {
+    const std::string& checker = needs.recorded->minor_checked_by;
     load.device_misfits.push_back(
-        {.need = need, .has = runtime.describe(), .blocks_load = false, .other_build_may_fit = true});
+        {.need = checker.empty() ? need : fmt::format("{}, and {} refuses another CUDA minor at import", need, checker),
+         .has = runtime.describe(),
+         .blocks_load = false,
+         .other_build_may_fit = true,
+         .refused_at_import = !checker.empty()});
+  }
+}
+
+// The first few of `missing` demangled, and how many more: "c10::foo(int); at::bar() (+3 more)".
+std::string first_symbols(const std::vector<std::string>& missing) {
+  constexpr std::size_t kShown = 2;
+  std::vector<std::string> shown;
+  // A template's demangled name runs to a screen; its start says which function it is.
+  constexpr std::size_t kLongest = 160;
+  for (std::size_t i = 0; i < missing.size() && i < kShown; ++i) {
+    std::string name = demangle(missing[i]);
+    shown.push_back(name.size() > kLongest ? name.substr(0, kLongest - 3) + "..." : name);
+  }
+  std::string more = missing.size() > kShown ? fmt::format(" (+{} more)", missing.size() - kShown) : "";
+  return fmt::format("{}{}", fmt::join(shown, "; "), more);
+}
+
+// Whether the object NEEDs a library that may define a plain C name: one that is neither torch's own,
+// the system's nor the device runtime's (a library bundled in its wheel, libwebp beside
+// torchvision's image.so).
+bool needs_other_library(const ObjectAudit& object) {
+  return std::ranges::any_of(object.needed, [](const std::string& library) {
+    std::string_view name(library);
+    bool torch = name.starts_with("libtorch") || name.starts_with("libc10") || name.starts_with("libshm");
+    return !torch && !is_system_library(name) && !name.starts_with("libpython") && !parse_device_library(library);
+  });
+}
+
+// libtorch's C++ ABI promises nothing across releases, but whether the loader binds an object is a
+// fact: every C++ symbol it imports from torch must be exported by the release's libraries. A plain
+// C name is taken for libtorch_python's only by elimination (kTorchCLinkageGroup), so it is not
+// checked when another library the object needs may define it.
+void add_torch_cxx_misfits(const ObjectAudit& object, const StoredRelease& release, ReleaseLoad& load) {
+  const bool c_names_may_be_elsewhere = needs_other_library(object);
+  std::vector<const ClassifiedSymbol*> imports;
+  for (const auto& symbol : object.imports) {
+    if (symbol.category != SymbolCategory::UnstableTorch || symbol.weak) continue;
+    if (c_names_may_be_elsewhere && symbol.group == kTorchCLinkageGroup) continue;
+    imports.push_back(&symbol);
+  }
+  load.torch_cxx_imports = imports.size();
+  if (imports.empty()) return;
+  std::string count = fmt::format("{} libtorch C++ symbol{}", imports.size(), imports.size() == 1 ? "" : "s");
+  const std::string version = release.version.to_full_string();
+  if (object.format != BinaryFormat::Elf) {
+    load.torch_misfits.push_back(
+        fmt::format("imports {}; the store holds torch for Linux, whose exports say "
+                    "nothing of torch {} for {}",
+                    count, version, platform_display_name(object.format)));
+    return;
+  }
+  std::shared_ptr<const TorchSymbolExports> exports;
+  try {
+    exports = torch_symbol_exports(release.lib_dir);
+  } catch (const ToolError& error) {
+    load.torch_misfits.push_back(
+        fmt::format("imports {}; the libraries of torch {} cannot be read: {}", count, version, error.what()));
+    return;
+  }
+  if (exports->libraries().empty()) {
+    load.torch_misfits.push_back(fmt::format("imports {}; torch {} has no libtorch or libc10 library in {}", count,
+                                             version, release.lib_dir.string()));
+    return;
+  }
+  load.torch_cxx_checked = true;
+  for (const auto* symbol : imports) {
+    if (!exports->exports(symbol->name)) load.missing_torch_symbols.push_back(symbol->name);
+  }
+  if (!load.missing_torch_symbols.empty()) {
+    load.torch_misfits.push_back(fmt::format("torch {} does not export {} of the {} it imports: {}", version,
+                                             load.missing_torch_symbols.size(), count,
+                                             first_symbols(load.missing_torch_symbols)));
   }
 }
 
@@ -110,10 +192,7 @@ ReleaseLoad assess_release_load(const ObjectAudit& object, const StoredRelease& 
       object.declared_target ? std::optional(object.declared_target->version) : object.min_torch_to_load;
   // Per minor release: `torch==2.9.1` claims 2.9.1, and the stable ABI does not change within a minor.
   load.claimed = !oldest || minor >= oldest->minor_release();
-  if (!object.unstable.empty()) {
-    load.imports_unstable = true;
-    load.torch_misfits.push_back("imports unstable libtorch C++ symbols: only the torch it was built with can load it");
-  }
+  add_torch_cxx_misfits(object, release, load);
   for (const auto& shim : object.shims) {
     if (!shim.introduced && !shim.dynamic_lookup) {
       load.torch_misfits.push_back(fmt::format("imports {}, which no known torch release declares", shim.name));
@@ -127,6 +206,72 @@ ReleaseLoad assess_release_load(const ObjectAudit& object, const StoredRelease& 
   }
   add_device_misfits(object.device, release.device, load);
   return load;
+}
+
+}  // namespace abicheck
+
+namespace abicheck {
+namespace {
+
+// "dir/libfoo.so.1" and "<wheel>!pkg/libfoo.so.1" -> "libfoo.so.1".
+std::string_view file_name_of(std::string_view path) {
+  std::size_t slash = path.find_last_of("/!");
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+// The objects of `by_name` that `object` NEEDs, directly or through others of them, nearest first.
+std::vector<const ObjectAudit*> bundled_dependencies(
+    const ObjectAudit& object, const std::map<std::string, const ObjectAudit*, std::less<>>& by_name) {
+  std::vector<const ObjectAudit*> reached;
+  std::set<const ObjectAudit*> seen{&object};
+  std::deque<const ObjectAudit*> pending{&object};
+  while (!pending.empty()) {
+    const ObjectAudit* current = pending.front();
+    pending.pop_front();
+    for (const auto& needed : current->needed) {
+      auto found = by_name.find(file_name_of(needed));
+      if (found != by_name.end() && seen.insert(found->second).second) {
+        reached.push_back(found->second);
+        pending.push_back(found->second);
+      }
+    }
+  }
+  return reached;
+}
+
+}  // namespace
+
+void add_bundled_dependency_misfits(const std::vector<ObjectAudit*>& objects) {
+  std::map<std::string, const ObjectAudit*, std::less<>> by_name;
+  for (const ObjectAudit* object : objects) by_name.emplace(file_name_of(object->path), object);
+  for (const ObjectAudit* object : objects) {
+    if (!object->soname.empty()) by_name.emplace(object->soname, object);
+  }
+  // Each object's own loads, before any is inherited: a misfit names the library that has it.
+  std::map<const ObjectAudit*, std::vector<ReleaseLoad>> own;
+  for (const ObjectAudit* object : objects) own.emplace(object, object->loads);
+  for (ObjectAudit* object : objects) {
+    std::vector<const ObjectAudit*> dependencies = bundled_dependencies(*object, by_name);
+    for (ReleaseLoad& load : object->loads) {
+      bool device_blocked = !load.device_runtime_fits();
+      for (const ObjectAudit* dependency : dependencies) {
+        const auto& loads = own.at(dependency);
+        auto same = std::ranges::find(loads, load.release, &ReleaseLoad::release);
+        if (same == loads.end()) continue;
+        std::string via = fmt::format("needs {} of its package, which", file_name_of(dependency->path));
+        if (!same->torch_symbols_fit()) {
+          load.torch_misfits.push_back(fmt::format("{} does not load: {}", via, same->torch_misfits.front()));
+        }
+        for (const auto& misfit : same->device_misfits) {
+          if (!misfit.blocks_load || device_blocked) continue;
+          DeviceMisfit inherited = misfit;
+          inherited.need = fmt::format("{} {}", via, misfit.need);
+          load.device_misfits.push_back(std::move(inherited));
+          device_blocked = true;
+        }
+      }
+    }
+  }
 }
 
 }  // namespace abicheck

@@ -219,14 +219,17 @@ std::string demangle(std::string_view name) {
   return status == 0 && text ? std::string(text.get()) : std::string(name);
 }
 
+bool is_system_library(std::string_view library) { return starts_with_any(library, kSystemLibraryPrefixes); }
+
 bool is_limited_python_api(std::string_view name) {
   if (!name.starts_with("_Py")) return true;
   return is_one_of(name, kLimitedPrivatePythonNames);
 }
 
 ClassifiedSymbol classify_import(const ImportedSymbol& symbol, const ShimCatalog& catalog) {
-  ClassifiedSymbol result{symbol.name, demangle(symbol.name), SymbolCategory::Unknown, symbol.library, std::nullopt,
-                          "",          symbol.library};
+  ClassifiedSymbol result{
+      symbol.name, demangle(symbol.name), SymbolCategory::Unknown, symbol.library, std::nullopt, "", symbol.library,
+      symbol.weak};
   std::string space =
       symbol.name.starts_with('?') ? msvc_outermost_namespace(result.demangled) : outermost_namespace(symbol.name);
   if (!space.empty()) result.group = space;

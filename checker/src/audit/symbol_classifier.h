@@ -33,6 +33,7 @@ struct ClassifiedSymbol {
   // The library the import is bound to (ImportedSymbol::library): an ELF version requirement's file,
   // the dylib of a Mach-O two-level-namespace ordinal, a PE import DLL; empty when unknown.
   std::string library;
+  bool weak = false;  // a weak import: the loader binds it to null when no object defines it
 };
 
 // Classifies one undefined dynamic symbol. A shim-shaped C name that no baseline declares is
@@ -42,6 +43,10 @@ ClassifiedSymbol classify_import(const ImportedSymbol& symbol, const ShimCatalog
 // The outermost namespace of an Itanium-mangled name ("_ZN3c106detail..." -> "c10"), "(global)"
 // for a mangled name outside any namespace, "" when the name is not mangled.
 std::string outermost_namespace(std::string_view mangled);
+
+// Whether a needed library (soname, dylib or DLL name) is the system's: the C and C++ runtimes, the
+// loader, libm, libpthread, libdl, librt.
+bool is_system_library(std::string_view library);
 
 // abi::__cxa_demangle, or the name itself when it is not a mangled C++ name.
 std::string demangle(std::string_view name);

@@ -180,6 +180,13 @@ void WheelReader::read_metadata() {
       metadata_.recorded_toolkit = toolkit_recorded_in(name, std::string_view(content.data(), content.size()));
       continue;
     }
+    if (metadata_.cuda_minor_checked_by.empty() && name.ends_with(".py")) {
+      std::vector<char> content = read_entry(index, kMaxRecordBytes);
+      if (refuses_other_cuda_minor(std::string_view(content.data(), content.size()))) {
+        metadata_.cuda_minor_checked_by = std::string(name);
+      }
+      continue;
+    }
     auto slash = name.find('/');
     if (slash == std::string_view::npos || !name.substr(0, slash).ends_with(".dist-info")) continue;
     std::string_view file = name.substr(slash + 1);
@@ -204,6 +211,7 @@ void WheelReader::read_metadata() {
     }
   }
   if (!metadata_.recorded_toolkit) metadata_.recorded_toolkit = std::move(required_toolkit);
+  if (metadata_.recorded_toolkit) metadata_.recorded_toolkit->minor_checked_by = metadata_.cuda_minor_checked_by;
 }
 
 void WheelReader::apply_file_name_tags(const std::string& file_name) {
@@ -212,7 +220,8 @@ void WheelReader::apply_file_name_tags(const std::string& file_name) {
   if (name->abi.find("abi3") != std::string::npos) metadata_.abi3 = true;
   if (!metadata_.recorded_toolkit) {
     if (auto version = toolkit_of_local_version(name->version)) {
-      metadata_.recorded_toolkit = RecordedToolkit{*version, fmt::format("wheel version {}", name->version)};
+      metadata_.recorded_toolkit =
+          RecordedToolkit{*version, fmt::format("wheel version {}", name->version), metadata_.cuda_minor_checked_by};
     }
   }
 }

@@ -38,6 +38,8 @@ struct WheelMetadata {
   // The CUDA or ROCm version the wheel records about its build: a package's version.py or build-info
   // JSON first, then an NVIDIA runtime requirement, then a local label of the wheel's version (+cu128).
   std::optional<RecordedToolkit> recorded_toolkit;
+  // A Python file of the wheel that refuses another CUDA major.minor at import (refuses_other_cuda_minor).
+  std::string cuda_minor_checked_by;
 };
 
 // The lower bound of a Requires-Dist line's torch requirement; nullopt when the line is about

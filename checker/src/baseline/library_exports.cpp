@@ -57,11 +57,9 @@ std::string ShimExports::library_of(const std::string& name) const {
 
 namespace {
 
-// The global or weak function symbols of one ELF object whose names are C shim names: those it
-// defines (`defined`) or those it needs from another object.
-std::vector<std::string> read_shim_functions(const std::filesystem::path& library, bool defined) {
-  ElfFile file(library);
-  std::vector<std::string> names;
+// Calls `visit` with each symbol of `library`'s dynamic symbol table and its name (null when unnamed).
+void for_each_dynamic_symbol(const ElfFile& file, const std::filesystem::path& library,
+                             const std::function<void(const GElf_Sym&, const char*)>& visit) {
   bool has_dynsym = false;
   for (Elf_Scn* section = elf_nextscn(file.get(), nullptr); section; section = elf_nextscn(file.get(), section)) {
     GElf_Shdr header;
@@ -73,22 +71,69 @@ std::vector<std::string> read_shim_functions(const std::filesystem::path& librar
     for (std::size_t i = 0, n = header.sh_size / header.sh_entsize; i < n; ++i) {
       GElf_Sym symbol;
       if (!gelf_getsym(data, static_cast<int>(i), &symbol)) continue;
-      int binding = GELF_ST_BIND(symbol.st_info);
-      if ((symbol.st_shndx == SHN_UNDEF) == defined) continue;
-      // An import's type is often STT_NOTYPE; only a definition says it is a function.
-      if (defined && GELF_ST_TYPE(symbol.st_info) != STT_FUNC) continue;
-      if (binding != STB_GLOBAL && binding != STB_WEAK) continue;
-      const char* name = elf_strptr(file.get(), header.sh_link, symbol.st_name);
-      if (name && is_shim_function_name(name)) names.emplace_back(name);
+      visit(symbol, elf_strptr(file.get(), header.sh_link, symbol.st_name));
     }
   }
   if (!has_dynsym) throw ToolError(fmt::format("{}: no dynamic symbol table", library.string()));
+}
+
+// The global or weak function symbols of one ELF object whose names are C shim names: those it
+// defines (`defined`) or those it needs from another object.
+std::vector<std::string> read_shim_functions(const std::filesystem::path& library, bool defined) {
+  ElfFile file(library);
+  std::vector<std::string> names;
+  for_each_dynamic_symbol(file, library, [&](const GElf_Sym& symbol, const char* name) {
+    int binding = GELF_ST_BIND(symbol.st_info);
+    if ((symbol.st_shndx == SHN_UNDEF) == defined) return;
+    // An import's type is often STT_NOTYPE; only a definition says it is a function.
+    if (defined && GELF_ST_TYPE(symbol.st_info) != STT_FUNC) return;
+    if (binding != STB_GLOBAL && binding != STB_WEAK) return;
+    if (name && is_shim_function_name(name)) names.emplace_back(name);
+  });
   std::ranges::sort(names);
   names.erase(std::unique(names.begin(), names.end()), names.end());
   return names;
 }
 
 }  // namespace
+
+void for_each_exported_symbol(const std::filesystem::path& library,
+                              const std::function<void(std::string_view)>& visit) {
+  ElfFile file(library);
+  for_each_dynamic_symbol(file, library, [&](const GElf_Sym& symbol, const char* name) {
+    int binding = GELF_ST_BIND(symbol.st_info);
+    int visibility = GELF_ST_VISIBILITY(symbol.st_other);
+    if (symbol.st_shndx == SHN_UNDEF || !name || *name == '\0') return;
+    // STB_GNU_UNIQUE: the one copy of an inline function's static, which the loader binds like a global.
+    if (binding != STB_GLOBAL && binding != STB_WEAK && binding != STB_GNU_UNIQUE) return;
+    if (visibility == STV_HIDDEN || visibility == STV_INTERNAL) return;
+    visit(name);
+  });
+}
+
+std::string read_build_id(const std::filesystem::path& library) {
+  ElfFile file(library);
+  for (Elf_Scn* section = elf_nextscn(file.get(), nullptr); section; section = elf_nextscn(file.get(), section)) {
+    GElf_Shdr header;
+    if (!gelf_getshdr(section, &header) || header.sh_type != SHT_NOTE) continue;
+    Elf_Data* data = elf_getdata(section, nullptr);
+    if (!data) continue;
+    GElf_Nhdr note;
+    std::size_t name_offset = 0;
+    std::size_t description_offset = 0;
+    for (std::size_t offset = 0; (offset = gelf_getnote(data, offset, &note, &name_offset, &description_offset)) > 0;) {
+      if (note.n_type != NT_GNU_BUILD_ID || note.n_namesz != 4 ||
+          std::string_view(static_cast<const char*>(data->d_buf) + name_offset, 3) != "GNU") {
+        continue;
+      }
+      const auto* bytes = static_cast<const unsigned char*>(data->d_buf) + description_offset;
+      std::string hex;
+      for (std::size_t i = 0; i < note.n_descsz; ++i) hex += fmt::format("{:02x}", bytes[i]);
+      return hex;
+    }
+  }
+  return "";
+}
 
 std::vector<std::string> read_exported_shim_functions(const std::filesystem::path& library) {
   return read_shim_functions(library, true);

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -32,6 +33,15 @@ std::vector<std::string> read_exported_shim_functions(const std::filesystem::pat
 std::vector<std::string> read_imported_shim_functions(const std::filesystem::path& library);
 
 bool is_shim_function_name(std::string_view name);
+
+// Calls `visit` with the name of every symbol `library` exports in its dynamic symbol table: defined,
+// of global, weak or unique binding, not hidden; functions and objects alike (vtables, typeinfo,
+// statics). What another object's imports bind to at load time. Throws ToolError naming the file.
+void for_each_exported_symbol(const std::filesystem::path& library, const std::function<void(std::string_view)>& visit);
+
+// The GNU build id of an ELF object in hex (what its linker derived from its content), or "" when it
+// has none. Throws ToolError naming the file when it is not ELF.
+std::string read_build_id(const std::filesystem::path& library);
 
 // The value (offset from the load address, for a shared object) of `name` in `library`'s full symbol
 // table (.symtab: local symbols too); nullopt when the library has no such symbol or no .symtab.

@@ -22,44 +22,43 @@ struct Misfit {
 
 // The reason one object gives under one release, in the order the loader meets them: it opens the
 // NEEDED libraries first (a device runtime the release lacks is a missing library, whatever the
-// symbols), then binds symbols (a torch misfit is an undefined symbol). A toolkit minor that differs
-// from the release's is no reason: the packages measured check only the major (docs/canary.md).
-std::optional<Misfit> object_misfit(const ObjectAudit& object, const ReleaseLoad& load,
-                                    const std::optional<TorchVersion>& pinned) {
+// symbols), then binds symbols (a torch misfit is an undefined symbol: a shim newer than the release,
+// a libtorch C++ symbol the release does not export). A toolkit minor that differs from the
+// release's is a reason only where the package's own import compares it
+// (RecordedToolkit::minor_checked_by): a refusal, once everything bound (docs/canary.md).
+std::optional<Misfit> object_misfit(const ObjectAudit& object, const ReleaseLoad& load) {
   for (const auto& misfit : load.device_misfits) {
     if (misfit.blocks_load) {
       return Misfit{CanaryOutcome::MissingLibrary, fmt::format("{}: {}; torch {} has {}", object_name(object),
                                                                misfit.need, load.release.to_string(), misfit.has)};
     }
   }
-  std::vector<std::string> torch_reasons;
-  for (std::size_t i = load.imports_unstable ? 1 : 0; i < load.torch_misfits.size(); ++i) {
-    torch_reasons.push_back(load.torch_misfits[i]);
+  if (!load.torch_misfits.empty()) {
+    return Misfit{CanaryOutcome::UndefinedSymbol,
+                  fmt::format("{}: {}", object_name(object), load.torch_misfits.front())};
   }
-  if (load.imports_unstable && !(pinned && pinned->minor_release() == load.release.minor_release())) {
-    torch_reasons.insert(
-        torch_reasons.begin(),
-        pinned ? fmt::format("imports libtorch's C++ ABI and was built for torch {}", pinned->to_full_string())
-               : std::string("imports libtorch's C++ ABI and pins no torch release"));
-  }
-  if (!torch_reasons.empty()) {
-    return Misfit{CanaryOutcome::UndefinedSymbol, fmt::format("{}: {}", object_name(object), torch_reasons.front())};
+  // Everything binds; then the package's own Python compares its build's CUDA minor with torch's.
+  for (const auto& misfit : load.device_misfits) {
+    if (misfit.refused_at_import) {
+      return Misfit{CanaryOutcome::Refused, fmt::format("{}: {}; torch {} has {}", object_name(object), misfit.need,
+                                                        load.release.to_string(), misfit.has)};
+    }
   }
   return std::nullopt;
 }
 
 int severity(CanaryOutcome outcome) {
   switch (outcome) {
-    case CanaryOutcome::MissingLibrary: return 2;
-    case CanaryOutcome::UndefinedSymbol: return 1;
+    case CanaryOutcome::MissingLibrary: return 3;
+    case CanaryOutcome::UndefinedSymbol: return 2;
+    case CanaryOutcome::Refused: return 1;
     default: return 0;
   }
 }
 
 }  // namespace
 
-PackageAudit predict_package(const CanaryPackage& package, const AuditReport& audit,
-                             const std::vector<StoredRelease>& releases) {
+PackageAudit predict_package(const AuditReport& audit, const std::vector<StoredRelease>& releases) {
   PackageAudit result;
   result.objects = audit.binaries.size();
   for (const auto& object : audit.binaries) {
@@ -78,7 +77,7 @@ PackageAudit predict_package(const CanaryPackage& package, const AuditReport& au
     for (const auto& object : audit.binaries) {
       auto load = std::ranges::find(object.loads, release.version, &ReleaseLoad::release);
       ReleaseLoad assessed = load != object.loads.end() ? *load : assess_release_load(object, release);
-      auto misfit = object_misfit(object, assessed, package.pinned_torch);
+      auto misfit = object_misfit(object, assessed);
       if (misfit && severity(misfit->outcome) > worst) {
         worst = severity(misfit->outcome);
         prediction.outcome = misfit->outcome;

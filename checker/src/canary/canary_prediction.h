@@ -6,7 +6,6 @@
 
 #include "audit/binary_audit.h"
 #include "canary/canary_outcome.h"
-#include "canary/canary_packages.h"
 #include "store/release_store.h"
 
 namespace abicheck {
@@ -27,11 +26,9 @@ struct PackageAudit {
   std::vector<Prediction> predictions;  // one per release, in the order given
 };
 
-// The prediction, from the audit's per-release load rule (assess_release_load) and what the wheel
-// declares: a device runtime the release lacks is a missing library (the loader meets it first); a
-// library that imports libtorch's C++ ABI fits only the release its requirement pins, and it or a
-// shim newer than the release is an undefined symbol; otherwise it loads.
-PackageAudit predict_package(const CanaryPackage& package, const AuditReport& audit,
-                             const std::vector<StoredRelease>& releases);
+// The prediction, from the audit's per-release load rule (assess_release_load): a device runtime the
+// release lacks is a missing library (the loader meets it first); a shim newer than the release, or a
+// libtorch C++ symbol its libraries do not export, is an undefined symbol; otherwise it loads.
+PackageAudit predict_package(const AuditReport& audit, const std::vector<StoredRelease>& releases);
 
 }  // namespace abicheck

@@ -97,7 +97,7 @@ PackageAudit predict(const CanaryPackage& package, const ShimCatalog& catalog, c
   // The wheel itself: the audit reads its Requires-Dist and its recorded toolkit; a directory in place.
   fs::path input = package.wheel.empty() ? package.unpacked : package.wheel;
   AuditReport report = audit_paths({input}, catalog, AuditOptions{.releases = options.releases});
-  PackageAudit audit = predict_package(package, report, options.releases);
+  PackageAudit audit = predict_package(report, options.releases);
   fs::create_directories(cache_file.parent_path());
   write_file_atomically(cache_file, prediction_to_cache(audit).dump(1) + "\n");
   return audit;

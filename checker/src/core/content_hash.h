@@ -17,6 +17,7 @@ class ContentHash {
   // Every regular file under `directory`, in sorted order; `skip` names a top-level entry to leave out.
   ContentHash& add_tree(const std::filesystem::path& directory, std::string_view skip = {});
   std::string hex() const;
+  std::uint64_t value() const { return state_; }
 
  private:
   std::uint64_t state_ = 0xcbf29ce484222325ULL;

@@ -58,7 +58,8 @@ std::string release_loads_text(const ObjectAudit& object) {
   for (const auto& load : object.loads) {
     if (!load.claimed) continue;
     claimed.push_back(load.release.to_string());
-    all_load = all_load && load.loads() && load.device_misfits.empty();
+    // An unstable object that loads gets a line per release: what it rests on is the release's exports.
+    all_load = all_load && load.loads() && load.device_misfits.empty() && !load.torch_cxx_all_exported();
   }
   if (all_load) {
     return claimed.empty() ? "  stored releases: none at or above what it declares\n"
@@ -78,6 +79,11 @@ std::string release_loads_text(const ObjectAudit& object) {
     for (const auto& misfit : load.device_misfits) {
       why.push_back(fmt::format("{}{}; torch {} ships {}", misfit.blocks_load ? "" : "note: ", misfit.need,
                                 load.release.to_string(), misfit.has));
+    }
+    if (load.claimed && load.torch_cxx_all_exported()) {
+      why.insert(why.begin(), fmt::format("imports libtorch's C++ ABI; every symbol of it that it imports ({}) is "
+                                          "exported by torch {}",
+                                          load.torch_cxx_imports, load.release.to_full_string()));
     }
     out += fmt::format("    {:<8} {:<10} {}{}\n", load.release.to_full_string(), load.runtime, state,
                        !load.claimed || why.empty() ? "" : fmt::format(": {}", fmt::join(why, "; ")));

@@ -45,4 +45,7 @@ AuditRun run_audit_json(std::vector<std::string> arguments);
 
 std::filesystem::path audit_scratch_dir();
 
+// Writes a wheel (a zip) holding the given (entry name -> content) files. Fails the test on an error.
+void write_wheel(const std::filesystem::path& path, const std::vector<std::pair<std::string, std::string>>& entries);
+
 }  // namespace abicheck::testing

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "audit/audit_fixture_support.h"
+#include "core/file_text.h"
 #include "core/process.h"
 #include "support/cli.h"
 
@@ -208,6 +210,46 @@ TEST_F(DeviceRuntimeAudit, WithoutAStoreTheAuditStillNamesTheDeviceRuntime) {
   EXPECT_TRUE(binary["releases"].empty());
   EXPECT_NE(run.output.find("device runtime: CUDA 12 (libcudart.so.12, libcudnn.so.9)"), std::string::npos)
       << run.output;
+}
+
+// A wheel whose own Python compares its build's CUDA major.minor with torch's at import (torchaudio's
+// shape): under a release of the same major and another minor it loads, and the audit says that the
+// package's import refuses it; a check of the major only (torchvision's) changes nothing.
+TEST_F(DeviceRuntimeAudit, APackagesOwnCudaMinorCheckIsFoundAndSaysItsImportRefusesAnotherMinor) {
+  std::string check =
+      "import torch\n"
+      "def _check_cuda_version(version):\n"
+      "    t_version = torch.version.cuda.split('.')\n"
+      "    if version != f'{t_version[0]}.{t_version[1]}':\n"
+      "        raise RuntimeError('Detected that PyTorch and pkg were compiled with different CUDA versions.')\n";
+  auto audit_wheel = [&](const std::string& name, const std::string& check_source) {
+    fs::path wheel = scratch_ / (name + "-1.0-cp311-cp311-linux_x86_64.whl");
+    testing::write_wheel(wheel, {{name + "/_C.so", read_file_text(scratch_ / "needs_cu12.so")},
+                                 {name + "/version.py", "__version__ = '1.0'\ncuda = '12.6'\n"},
+                                 {name + "/_extension/utils.py", check_source},
+                                 {name + "-1.0.dist-info/METADATA", "Metadata-Version: 2.1\nName: " + name + "\n"}});
+    return audit({wheel.string()});
+  };
+  Audit minor_checked = audit_wheel("minorpkg", check);
+  ASSERT_EQ(minor_checked.process.exit_code, 0) << minor_checked.process.output;
+  const auto& on_2_10 = minor_checked.document.at("audit").at("binaries").at(0).at("releases").at(0);
+  EXPECT_TRUE(on_2_10["loads"]);
+  ASSERT_EQ(on_2_10["device_misfits"].size(), 1U) << on_2_10.dump(2);
+  EXPECT_EQ(on_2_10["device_misfits"][0]["need"],
+            "built for CUDA 12.6 (minorpkg/version.py: cuda = '12.6'), and minorpkg/_extension/utils.py refuses "
+            "another CUDA minor at import");
+
+  std::string major_only = check;
+  major_only.replace(major_only.find("if version != f'{t_version[0]}.{t_version[1]}'"),
+                     std::string("if version != f'{t_version[0]}.{t_version[1]}'").size(),
+                     "if version_major != t_version[0]");
+  major_only.replace(major_only.find("different CUDA versions"), std::string("different CUDA versions").size(),
+                     "different CUDA major versions");
+  Audit major_checked = audit_wheel("majorpkg", major_only);
+  ASSERT_EQ(major_checked.process.exit_code, 0) << major_checked.process.output;
+  const auto& major_2_10 = major_checked.document.at("audit").at("binaries").at(0).at("releases").at(0);
+  ASSERT_EQ(major_2_10["device_misfits"].size(), 1U);
+  EXPECT_EQ(major_2_10["device_misfits"][0]["need"], "built for CUDA 12.6 (majorpkg/version.py: cuda = '12.6')");
 }
 
 }  // namespace

@@ -52,5 +52,36 @@ TEST(RecordedToolkit, OnlyTopLevelVersionFilesAreRead) {
   EXPECT_FALSE(may_record_toolkit("version.py"));
 }
 
+// The two shapes of a package's own CUDA check at import, as torchaudio 2.11 and torchvision 0.24 write
+// them (abridged): one compares major.minor strings, the other majors only.
+TEST(RecordedToolkit, APackagesImportCheckOfTheCudaMinorIsFoundInItsSource) {
+  EXPECT_TRUE(refuses_other_cuda_minor(R"(
+def _check_cuda_version():
+    version = torch.ops._torchaudio.cuda_version()
+    if version is not None and torch.version.cuda is not None:
+        version_str = str(version)
+        ta_version = f"{version_str[:-3]}.{version_str[-2]}"
+        t_version = torch.version.cuda.split(".")
+        t_version = f"{t_version[0]}.{t_version[1]}"
+        if ta_version != t_version:
+            raise RuntimeError(
+                "Detected that PyTorch and TorchAudio were compiled with different CUDA versions. "
+            )
+)"));
+  EXPECT_FALSE(refuses_other_cuda_minor(R"(
+    from torch.version import cuda as torch_version_cuda
+    if _version != -1 and torch_version_cuda is not None:
+        t_version = torch_version_cuda.split(".")
+        t_major = int(t_version[0])
+        t_minor = int(t_version[1])
+        if t_major != tv_major:
+            raise RuntimeError(
+                "Detected that PyTorch and torchvision were compiled with different CUDA major versions. "
+            )
+)"));
+  // A message alone, without reading torch's CUDA version, is no check.
+  EXPECT_FALSE(refuses_other_cuda_minor("raise RuntimeError('compiled with different CUDA versions')\n"));
+}
+
 }  // namespace
 }  // namespace abicheck

@@ -1,7 +1,6 @@
 // Wheels and installed packages built from the fixture extensions: the declared target comes from
 // Requires-Dist, verdicts roll up per wheel, and an installed package reads its dist-info.
 #include <gtest/gtest.h>
-#include <zip.h>
 
 #include <algorithm>
 #include <fstream>
@@ -23,21 +22,6 @@ std::optional<std::filesystem::path> fixture_object(const std::string& name, std
 std::string read_file(const std::filesystem::path& path) {
   std::ifstream stream(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(stream), {}};
-}
-
-// Writes a wheel holding the given (entry name -> content) files.
-void write_wheel(const std::filesystem::path& path, const std::vector<std::pair<std::string, std::string>>& entries) {
-  std::filesystem::remove(path);
-  int error = 0;
-  zip_t* archive = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &error);
-  ASSERT_NE(archive, nullptr);
-  for (const auto& [name, content] : entries) {
-    char* copy = static_cast<char*>(malloc(content.size()));
-    std::copy_n(content.data(), content.size(), copy);
-    zip_source_t* source = zip_source_buffer(archive, copy, content.size(), 1);
-    ASSERT_GE(zip_file_add(archive, name.c_str(), source, ZIP_FL_ENC_UTF_8), 0);
-  }
-  ASSERT_EQ(zip_close(archive), 0);
 }
 
 const nlohmann::json* binary_named(const nlohmann::json& report, const std::string& suffix) {
