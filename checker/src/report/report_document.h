@@ -18,7 +18,7 @@ namespace abicheck {
 //    "audit": {...}, "lint": {...}, "matrix": {...}, "canary": {...}, "diffs": [{...}], "check": {...},
 //    "gate": {...}}
 // The verdict is the stage's own judgement, written once; renderers and `report` never judge again.
-inline constexpr int kReportSchemaVersion = 6;
+inline constexpr int kReportSchemaVersion = 7;
 
 // A document of `command` with the judgement as its verdict; the caller adds the sections.
 nlohmann::json new_report_document(std::string_view command, std::string_view title, const Judgement& judgement);
@@ -38,6 +38,6 @@ nlohmann::json merge_report_documents(const std::vector<nlohmann::json>& documen
                                       const std::vector<std::string>& sources, std::string_view title);
 
 // The sections a document may hold, in the order the report shows them.
-inline constexpr std::string_view kReportSections[] = {"check", "gate", "matrix", "canary", "diffs", "lint", "audit"};
+inline constexpr std::string_view kReportSections[] = {"check", "gate", "matrix", "canary", "aoti", "diffs", "lint", "audit"};
 
 }  // namespace abicheck
