@@ -33,12 +33,20 @@ std::optional<std::string> package_root(const std::vector<std::string>& entries)
   return std::nullopt;
 }
 
-// The AOTI_DEVICE_KEY of a model's metadata file, "" when it has none or is not JSON.
-std::string device_key_of(const std::string& metadata) {
-  nlohmann::json parsed = nlohmann::json::parse(metadata, nullptr, false);
-  if (!parsed.is_object()) return "";
-  auto key = parsed.find("AOTI_DEVICE_KEY");
-  return key != parsed.end() && key->is_string() ? key->get<std::string>() : "";
+// Fills what a model's metadata file records (AOTI_DEVICE_KEY, ...); false when it is no such file.
+bool read_model_metadata(const std::string& text, Pt2Model& model) {
+  nlohmann::json parsed = nlohmann::json::parse(text, nullptr, false);
+  if (!parsed.is_object() || !parsed.contains("AOTI_DEVICE_KEY")) return false;
+  auto field = [&](const char* key) {
+    auto found = parsed.find(key);
+    return found != parsed.end() && found->is_string() ? found->get<std::string>() : std::string();
+  };
+  model.device = field("AOTI_DEVICE_KEY");
+  model.platform = field("AOTI_PLATFORM");
+  model.machine = field("AOTI_MACHINE");
+  model.cpu_isa = field("AOTI_CPU_ISA");
+  model.compute_capability = field("AOTI_COMPUTE_CAPABILITY");
+  return true;
 }
 
 }  // namespace
@@ -73,6 +81,7 @@ Pt2Contents read_pt2_contents(WheelReader& reader) {
   // The spec's archive_version; releases before it wrote `version`.
   contents.archive_version = record("archive_version");
   if (!contents.archive_version) contents.archive_version = record("version");
+  contents.serialization_version = record(".data/version");
   if (contents.archive_version && *contents.archive_version != kKnownPt2ArchiveVersion) {
     contents.problems.push_back(
         fmt::format("package format version {} (archive_version); the loaders of torch 2.9 to 2.15 read version {}: "
@@ -94,8 +103,8 @@ Pt2Contents read_pt2_contents(WheelReader& reader) {
       model.objects.push_back(name);
     } else if (name.ends_with(".cpp")) {
       model.sources.push_back(name);
-    } else if (name.ends_with(".json") && model.device.empty()) {
-      if (auto text = reader.read_small_entry(name, kMaxRecordBytes)) model.device = device_key_of(*text);
+    } else if (name.ends_with("_metadata.json") && model.device.empty()) {
+      if (auto text = reader.read_small_entry(name, kMaxRecordBytes)) read_model_metadata(*text, model);
     }
   }
   for (auto& [name, model] : models) {

@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "audit/wheel_reader.h"
-#include "core/torch_version.h"
 
 namespace abicheck {
 
@@ -16,7 +15,14 @@ inline constexpr std::string_view kKnownPt2ArchiveVersion = "0";
 // One compiled model of an AOTInductor package: the folder data/aotinductor/<name>/.
 struct Pt2Model {
   std::string name;
-  std::string device;                // its metadata's AOTI_DEVICE_KEY ("cpu", "cuda"); "" where none is recorded
+  // What its metadata (<hash>.wrapper_metadata.json) records of where it was compiled for; "" where
+  // nothing is recorded. The CPU ISA matters: the code is compiled for the compiling machine's CPU
+  // (-march=native), so a package made on an AVX-512 machine needs one to run.
+  std::string device;              // AOTI_DEVICE_KEY: "cpu", "cuda"
+  std::string platform;            // AOTI_PLATFORM: "linux"
+  std::string machine;             // AOTI_MACHINE: "x86_64"
+  std::string cpu_isa;             // AOTI_CPU_ISA: "AVX512 AVX512_VNNI"
+  std::string compute_capability;  // AOTI_COMPUTE_CAPABILITY: "90" for a CUDA package
   std::vector<std::string> objects;  // entries of its compiled shared objects (wrapper and kernels)
   std::vector<std::string> sources;  // entries of its generated C++ (kept in the package beside the objects)
 };
@@ -27,8 +33,9 @@ struct Pt2Contents {
   std::string root;                            // the folder every entry is under ("model/"); "" when none
   std::optional<std::string> archive_format;   // "pt2"
   std::optional<std::string> archive_version;  // "0"
-  std::optional<TorchVersion> torch_version;   // the torch that made it, where the package says
-  std::string torch_version_source;            // the entry it was read from
+  // The torch serialization format of its records (.data/version). Torch 2.9 to 2.15 record no torch
+  // version in the package: what it needs of torch is what its objects import.
+  std::optional<std::string> serialization_version;
   std::vector<Pt2Model> models;                // by name
   // What keeps the tool from reading it fully, one line each: a format version no known loader
   // reads, a model with no compiled object, no model at all.

@@ -86,5 +86,6 @@ void add_release_gate_command(CLI::App& app, const CommonOptions& common, Comman
 void add_check_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
 void add_ci_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
 void add_canary_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
+void add_aoti_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
 
 }  // namespace abicheck

@@ -173,16 +173,19 @@ nlohmann::json optional_text(const std::optional<std::string>& text) {
 nlohmann::json pt2_package_json(const Pt2PackageAudit& package) {
   nlohmann::json models = nlohmann::json::array();
   for (const auto& model : package.contents.models) {
-    models.push_back(
-        {{"name", model.name}, {"device", model.device}, {"objects", model.objects}, {"sources", model.sources}});
+    models.push_back({{"name", model.name},
+                      {"device", model.device},
+                      {"platform", model.platform},
+                      {"machine", model.machine},
+                      {"cpu_isa", model.cpu_isa},
+                      {"compute_capability", model.compute_capability},
+                      {"objects", model.objects},
+                      {"sources", model.sources}});
   }
   return {{"path", package.path},
           {"archive_format", optional_text(package.contents.archive_format)},
           {"archive_version", optional_text(package.contents.archive_version)},
-          {"torch_version", package.contents.torch_version
-                                ? nlohmann::json(package.contents.torch_version->to_full_string())
-                                : nlohmann::json(nullptr)},
-          {"torch_version_source", package.contents.torch_version_source},
+          {"serialization_version", optional_text(package.contents.serialization_version)},
           {"models", models},
           {"objects", package.objects},
           {"verdict", to_string(package.verdict)},
@@ -195,18 +198,20 @@ std::string pt2_package_text(const Pt2PackageAudit& package) {
   const Pt2Contents& contents = package.contents;
   std::vector<std::string> models;
   for (const auto& model : contents.models) {
-    models.push_back(fmt::format("{} ({}, {} object{})", model.name.empty() ? "(unnamed)" : model.name,
-                                 model.device.empty() ? "device not recorded" : model.device, model.objects.size(),
-                                 model.objects.size() == 1 ? "" : "s"));
+    std::vector<std::string> facts{model.device.empty() ? "device not recorded" : model.device};
+    for (const std::string* fact : {&model.platform, &model.machine, &model.compute_capability}) {
+      if (!fact->empty()) facts.push_back(*fact);
+    }
+    if (!model.cpu_isa.empty()) facts.push_back(fmt::format("compiled for CPUs with {}", model.cpu_isa));
+    facts.push_back(fmt::format("{} object{}", model.objects.size(), model.objects.size() == 1 ? "" : "s"));
+    models.push_back(
+        fmt::format("{} ({})", model.name.empty() ? "(unnamed)" : model.name, fmt::join(facts, ", ")));
   }
   std::string out = fmt::format(
-      "package {}: {} ({} objects), {}\n  format {} version {}; made by torch {}; models: {}\n", package.path,
+      "package {}: {} ({} objects), {}\n  format {} version {}; models: {}\n", package.path,
       to_string(package.verdict), package.objects.size(), min_torch_text(package.min_torch, package.min_torch_to_load),
       contents.archive_format.value_or("?"), contents.archive_version.value_or("?"),
-      contents.torch_version ? fmt::format("{} ({})", contents.torch_version->to_full_string(),
-                                           contents.torch_version_source)
-                             : "not recorded",
-      models.empty() ? "none" : fmt::format("{}", fmt::join(models, ", ")));
+      models.empty() ? "none" : fmt::format("{}", fmt::join(models, "; ")));
   for (const auto& problem : contents.problems) out += fmt::format("  not fully read: {}\n", problem);
   return out;
 }
