@@ -1,37 +1,29 @@
-"""The AOTInductor cells of one torch release, inside its Python (the standard library and torch only).
+"""Loads AOTInductor packages under one torch release, inside its Python (the standard library and
+torch only); matrix/aoti_compile.py makes the reference packages.
 
-Usage: python aoti_cells.py --compile DIR --models-dir kernels/aoti [--models a,b]
-       python aoti_cells.py --cells FILE.json
+Usage: python aoti_cells.py --cells FILE.json [--jobs N]
 
---compile (the release B that compiles): torch and torch._inductor are imported once, then each
-reference model (kernels/aoti/reference_models.py) is exported with torch.export and packaged by
-torch._inductor.aoti_compile_and_package (CPU) in a forked child: DIR/<model>.pt2, its weights and
-inputs in DIR/<model>.reference.pt (torch.save: eager under any later release runs on exactly what
-was compiled), and DIR/<model>.compile.json ({"torch", "ok", "error", "seconds"}). DIR/manifest.json
-lists the models once every child has ended.
-
---cells (a runtime R): torch and the torch._inductor package are imported once (what a fresh process
-has imported when its first aoti_load_package call starts, and no more), then each cell loads its package in a forked child with
-torch._inductor.aoti_load_package, runs it and compares its outputs with eager under R. A cell:
-{"package", "reference" (a .reference.pt, or "" for a package without one: loaded and run on
-nothing), "model", "models_dir", "result", "timeout_s"}. Each result: {"torch", "stage" (load, run,
-compare, crash, timeout; "" when it loaded and matched), "error", "error_type", "warnings",
-"retry" (when the load raised AttributeError for a submodule of torch._inductor that was never
-imported: the same load after importing it, {"import", "stage", "error", "matches"}), "outputs",
-"mismatches", "seconds"}. This script observes; torch-abi-check judges.
+Torch and the torch._inductor package are imported once (what a fresh process has imported when its
+first aoti_load_package call starts, and no more), then each cell loads its package in a forked child
+with torch._inductor.aoti_load_package, runs it and compares its outputs with eager under this
+release. A cell: {"package", "reference" (a .reference.pt from aoti_compile.py, or "" for a package
+without one: loaded, not run), "model", "models_dir", "result", "timeout_s"}. Each result: {"torch",
+"stage" (load, run, compare, crash, timeout; "" when it loaded and matched), "error", "error_type",
+"warnings", "retry" (when the load raised AttributeError for a submodule of torch._inductor that was
+never imported: the same load after importing it, {"import", "stage", "error", "matches"}),
+"outputs", "mismatches", "seconds"}. This script observes; torch-abi-check judges.
 """
 
 import argparse
 import json
 import os
 import re
-import signal
 import sys
 import time
 import traceback
 import warnings
 
-from forked_cells import Cell, run_forked
+from forked_cells import Cell, ended_early, run_forked
 from forked_cells import write_json_atomically as write_result
 
 # "module 'torch._inductor' has no attribute 'codecache'": a submodule used before anything imported it.
@@ -69,56 +61,6 @@ def compare(actual, expected, tolerance):
             difference = (got.double() - want.double()).abs().max().item()
             mismatches.append(f"output {index}: differs from eager by up to {difference:.3g}")
     return mismatches, len(actual)
-
-
-def compile_model(name, out_dir):
-    import torch  # noqa: E402  (B's torch)
-    import reference_models  # noqa: E402
-
-    status = {"torch": torch.__version__, "ok": False, "error": ""}
-    started = time.monotonic()
-    try:
-        model = reference_models.make_model(name)
-        inputs = reference_models.example_inputs(name)
-        torch.save({"state": model.state_dict(), "inputs": inputs}, os.path.join(out_dir, f"{name}.reference.pt"))
-        exported = torch.export.export(model, inputs, dynamic_shapes=reference_models.dynamic_shapes(name, inputs))
-        torch._inductor.aoti_compile_and_package(exported, package_path=os.path.join(out_dir, f"{name}.pt2"))
-        status["ok"] = True
-    except Exception as error:  # noqa: BLE001  (a model B cannot compile is a result, not the end)
-        status["error"] = describe(error)
-        traceback.print_exc()
-    status["seconds"] = round(time.monotonic() - started, 3)
-    write_result(os.path.join(out_dir, f"{name}.compile.json"), status)
-    return 0 if status["ok"] else 1
-
-
-def compile_all(out_dir, models_dir, only):
-    sys.path.insert(0, models_dir)
-    os.makedirs(out_dir, exist_ok=True)
-    try:
-        import setuptools  # noqa: F401,E402  (Inductor's CPU compile imports it through torch.utils.cpp_extension)
-    except ImportError:
-        # Torch 2.9 and 2.10 require it only from Python 3.12: a folder of the host's setuptools alone,
-        # last on the path (torch-abi-check makes it).
-        if os.environ.get("TORCH_ABI_CHECK_SETUPTOOLS_DIR"):
-            sys.path.append(os.environ["TORCH_ABI_CHECK_SETUPTOOLS_DIR"])
-    import torch  # noqa: E402,F401
-    import torch._inductor  # noqa: E402,F401  (once, in the parent: each child compiles only)
-    import reference_models  # noqa: E402
-
-    names = [name for name in sorted(reference_models.MODELS) if not only or name in only]
-
-    def body(name):
-        return lambda: compile_model(name, out_dir)
-
-    cells = [Cell(body(name), 900, log=os.path.join(out_dir, f"{name}.compile.log")) for name in names]
-    for index, ended in run_forked(cells):
-        status_file = os.path.join(out_dir, f"{names[index]}.compile.json")
-        if not os.path.exists(status_file):
-            write_result(status_file, {"ok": False, "error": f"the compile ended early: {ended}",
-                                       "seconds": ended["seconds"]})
-    write_result(os.path.join(out_dir, "manifest.json"), {"torch": torch.__version__, "models": names})
-    return 0
 
 
 def run_package(cell, result):
@@ -196,19 +138,6 @@ def observe(cell):
     return result
 
 
-def ended_early(cell, ended):
-    if ended["timed_out"]:
-        return {"stage": "timeout", "error": f"timed out after {cell['timeout_s']} s", "seconds": ended["seconds"]}
-    if ended["signal"] is not None:
-        number = ended["signal"]
-        return {"stage": "crash", "signal": number, "error": f"signal {number} ({signal.strsignal(number)})",
-                "seconds": ended["seconds"]}
-    if not os.path.exists(cell["result"]):
-        return {"stage": "crash", "error": f"the cell exited with {ended['exit_code']} before writing its result",
-                "seconds": ended["seconds"]}
-    return None
-
-
 def load_all(cells_file, jobs):
     with open(cells_file, encoding="utf-8") as stream:
         cells = json.load(stream)
@@ -231,7 +160,7 @@ def load_all(cells_file, jobs):
 
     forked = [Cell(body(cell), cell["timeout_s"], log=cell["result"] + ".log") for cell in cells]
     for index, ended in run_forked(forked, jobs):
-        early = ended_early(cells[index], ended)
+        early = ended_early(cells[index]["timeout_s"], cells[index]["result"], ended)
         if early is not None:
             write_result(cells[index]["result"], early)
     return 0
@@ -239,19 +168,10 @@ def load_all(cells_file, jobs):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--compile", help="compile every reference model into this directory")
-    parser.add_argument("--models-dir", help="with --compile: the directory of reference_models.py")
-    parser.add_argument("--models", default="", help="with --compile: only these models (comma-separated)")
-    parser.add_argument("--cells", help="JSON list of load cells, all for this release")
+    parser.add_argument("--cells", required=True, help="JSON list of load cells, all for this release")
     parser.add_argument("--jobs", type=int, default=1)
     arguments = parser.parse_args()
-    if arguments.compile:
-        only = {name for name in arguments.models.split(",") if name}
-        return compile_all(arguments.compile, arguments.models_dir, only)
-    if arguments.cells:
-        return load_all(arguments.cells, arguments.jobs)
-    parser.error("--compile or --cells")
-    return 2
+    return load_all(arguments.cells, arguments.jobs)
 
 
 if __name__ == "__main__":

@@ -31,14 +31,13 @@ Judgement judge_aoti(const AotiResult& result) {
                 cell.observed.workaround}]
           .push_back(aoti_package_label(package));
     } else if (cell.runtime < package.predicted_loads.size() && !package.predicted_loads[cell.runtime]) {
-      judgement.findings.push_back(
-          {.stage = "aoti",
-           .kind = "aoti-prediction-missed",
-           .severity = FindingSeverity::Warning,
-           .where = fmt::format("{} on torch {}", aoti_package_label(package),
-                                result.releases[cell.runtime].to_full_string()),
-           .message = fmt::format("the audit predicted it would not load ({}), but it loaded",
-                                  package.predicted_why[cell.runtime])});
+      judgement.findings.push_back({.stage = "aoti",
+                                    .kind = "aoti-prediction-missed",
+                                    .severity = FindingSeverity::Warning,
+                                    .where = fmt::format("{} on torch {}", aoti_package_label(package),
+                                                         result.releases[cell.runtime].to_full_string()),
+                                    .message = fmt::format("the audit predicted it would not load ({}), but it loaded",
+                                                           package.predicted_why[cell.runtime])});
     }
   }
   for (const auto& [key, packages] : failures) {
@@ -48,8 +47,8 @@ Judgement judge_aoti(const AotiResult& result) {
          .kind = fmt::format("aoti-{}", outcome),
          .where = fmt::format("torch {}", result.releases[runtime].to_full_string()),
          .message = fmt::format("{}{}; {} package{}: {}", cause,
-                                workaround.empty() ? "" : fmt::format("; workaround: {}", workaround),
-                                packages.size(), packages.size() == 1 ? "" : "s", fmt::join(packages, ", "))});
+                                workaround.empty() ? "" : fmt::format("; workaround: {}", workaround), packages.size(),
+                                packages.size() == 1 ? "" : "s", fmt::join(packages, ", "))});
   }
   for (const auto& package : result.packages) {
     if (!package.compile_error.empty()) {
@@ -65,7 +64,8 @@ Judgement judge_aoti(const AotiResult& result) {
     }
   }
   std::set<std::string> shims = result.shims_reached();
-  auto cpu_shims = std::ranges::count_if(shims, [](const std::string& name) { return name.starts_with("aoti_torch_cpu_"); });
+  auto cpu_shims =
+      std::ranges::count_if(shims, [](const std::string& name) { return name.starts_with("aoti_torch_cpu_"); });
   judgement.lines.push_back(fmt::format(
       "aoti: {} package{}, {} cell{} loaded ({} failed), {} predicted only; the compiled code imports {} distinct "
       "shims ({} aoti_torch_cpu_*)",

@@ -42,9 +42,10 @@ void explain_load_failure(const json& result, TorchVersion runtime, AotiObservat
     }
     for (auto& warning : warnings_of(retry)) observed.warnings.push_back(std::move(warning));
   } else if (std::regex_search(error, match, undefined_shim)) {
-    observed.cause = fmt::format("the package's compiled code imports {}, which torch {} does not export (a shim newer "
-                                 "than the release, or one it removed)",
-                                 match[1].str(), release);
+    observed.cause = fmt::format(
+        "the package's compiled code imports {}, which torch {} does not export (a shim newer "
+        "than the release, or one it removed)",
+        match[1].str(), release);
     observed.workaround = "compile the package with the oldest torch it must run on";
   } else if (error.find("version") != std::string::npos &&
              (error.find("archive") != std::string::npos || error.find("package") != std::string::npos)) {

@@ -25,14 +25,15 @@ std::string release_identity(const StoredRelease& release) {
   return fmt::format("{}|{}|{}", release.version.to_full_string(), release.root.string(), release.device.describe());
 }
 
+fs::path compile_script() { return project_root() / "matrix" / "aoti_compile.py"; }
 fs::path cells_script() { return project_root() / "matrix" / "aoti_cells.py"; }
 fs::path models_dir() { return project_root() / "kernels" / "aoti"; }
 
-// What a cell's or a compile's result depends on besides its inputs: the scripts that produce it.
-std::string runner_hash() {
+// What a compile's or a cell's result depends on besides the release and the package: the script that
+// produces it, the forking it shares with the others, and the reference models.
+std::string script_hash(const fs::path& script) {
   return ContentHash()
-      .add(TORCH_ABI_CHECK_VERSION)
-      .add_file(cells_script(), project_root())
+      .add_file(script, project_root())
       .add_file(project_root() / "matrix" / "forked_cells.py", project_root())
       .add_file(models_dir() / "reference_models.py", project_root())
       .hex();
@@ -49,7 +50,7 @@ std::string trimmed(std::string text) {
 
 // Inductor's CPU compile imports torch.utils.cpp_extension, which imports setuptools; torch 2.9 and
 // 2.10 require it only from Python 3.12, so their store venvs have none. A folder holding only the host
-// Python's setuptools (links, made once) is what aoti_cells.py --compile appends to sys.path of a
+// Python's setuptools (links, made once) is what aoti_compile.py appends to sys.path of a
 // release that lacks it: nothing else of the host's packages becomes importable. Empty when the host
 // Python has no setuptools either.
 fs::path setuptools_only_dir(const fs::path& cache_dir) {
@@ -68,12 +69,12 @@ fs::path setuptools_only_dir(const fs::path& cache_dir) {
 }
 
 // Compiles every reference model at `release` into its cache folder, unless a complete earlier
-// compile is there; returns the folder.
-fs::path compile_release(const StoredRelease& release, const AotiOptions& options, const std::string& runner,
-                         const fs::path& setuptools, bool& cached) {
-  const fs::path dir =
-      options.cache_dir / "compiled" /
-      fmt::format("{}-{}", release.version.to_full_string(), ContentHash().add(runner).add(release_identity(release)).hex());
+// compile is there; returns the folder, with `error` set where the compile process died.
+fs::path compile_release(const StoredRelease& release, const AotiOptions& options, const std::string& compiler,
+                         const fs::path& setuptools, bool& cached, std::string& error) {
+  const fs::path dir = options.cache_dir / "compiled" /
+                       fmt::format("{}-{}", release.version.to_full_string(),
+                                   ContentHash().add(compiler).add(release_identity(release)).hex());
   cached = !options.fresh && fs::exists(dir / "manifest.json");
   if (cached) return dir;
   fs::remove_all(dir);
@@ -85,14 +86,14 @@ fs::path compile_release(const StoredRelease& release, const AotiOptions& option
                       (options.cache_dir / "inductor" / release.version.to_full_string()).string());
   environment.emplace("TORCHINDUCTOR_COMPILE_THREADS", "1");
   if (!setuptools.empty()) environment.emplace("TORCH_ABI_CHECK_SETUPTOOLS_DIR", setuptools.string());
-  ProcessResult run = run_process({.argv = {release.python.string(), cells_script().string(), "--compile",
-                                            dir.string(), "--models-dir", models_dir().string()},
+  ProcessResult run = run_process({.argv = {release.python.string(), compile_script().string(), "--out", dir.string(),
+                                            "--models-dir", models_dir().string()},
                                    .extra_env = environment,
                                    .working_dir = dir,
                                    .timeout = std::chrono::minutes(30)});
   if (!fs::exists(dir / "manifest.json")) {
-    throw ToolError(fmt::format("torch {} could not compile the AOTInductor reference models ({}): {}",
-                                release.version.to_full_string(), run.describe(), run.tail(5)));
+    // Not cached: the next run tries again.
+    error = fmt::format("the compile process ended ({}) before it listed its models: {}", run.describe(), run.tail(3));
   }
   return dir;
 }
@@ -111,8 +112,8 @@ void audit_package(AotiPackage& package, const ShimCatalog& catalog, const AotiO
       if (load.loads()) continue;
       package.predicted_loads[r] = false;
       if (package.predicted_why[r].empty()) {
-        package.predicted_why[r] = load.torch_misfits.empty() ? "its device runtime does not fit"
-                                                              : load.torch_misfits.front();
+        package.predicted_why[r] =
+            load.torch_misfits.empty() ? "its device runtime does not fit" : load.torch_misfits.front();
       }
     }
   }
@@ -142,36 +143,33 @@ void run_release_cells(const StoredRelease& release, std::vector<PendingCell>& p
                     {"result", written.string()}});
   }
   write_file_atomically(run_dir / "cells.json", list.dump(1));
-  auto limit = std::chrono::seconds(static_cast<long>(options.cell_timeout_s * static_cast<double>(pending.size()) + 180));
-  ProcessResult run = run_process({.argv = {release.python.string(), cells_script().string(), "--cells",
-                                            (run_dir / "cells.json").string()},
-                                   .extra_env = python_environment(),
-                                   .working_dir = run_dir,
-                                   .timeout = limit});
+  auto limit =
+      std::chrono::seconds(static_cast<long>(options.cell_timeout_s * static_cast<double>(pending.size()) + 180));
+  ProcessResult run = run_process(
+      {.argv = {release.python.string(), cells_script().string(), "--cells", (run_dir / "cells.json").string()},
+       .extra_env = python_environment(),
+       .working_dir = run_dir,
+       .timeout = limit});
+  // A cell without a result never ran: the runner died before it. It is not cached.
+  const json runner_ended = {{"stage", "crash"},
+                             {"error", fmt::format("torch {}'s cell runner ended ({}) before this cell: {}",
+                                                   release.version.to_full_string(), run.describe(), run.tail(2))}};
   for (std::size_t i = 0; i < pending.size(); ++i) {
-    fs::path written = run_dir / fmt::format("cell-{}.json", i);
-    if (fs::exists(written)) {
-      std::string text = read_file_text(written);
-      pending[i].result = json::parse(text);
-      fs::create_directories(pending[i].cache_file.parent_path());
-      write_file_atomically(pending[i].cache_file, text);
-    } else {
-      pending[i].result = {{"stage", "crash"},
-                           {"error", fmt::format("torch {}'s cell runner ended ({}) before this cell: {}",
-                                                 release.version.to_full_string(), run.describe(), run.tail(2))}};
-    }
+    auto text = read_and_keep(run_dir / fmt::format("cell-{}.json", i), pending[i].cache_file);
+    pending[i].result = text ? json::parse(*text) : runner_ended;
   }
 }
 
-std::vector<AotiPackage> reference_packages(const AotiOptions& options, const std::string& runner,
-                                            AotiResult& result) {
+std::vector<AotiPackage> reference_packages(const AotiOptions& options, AotiResult& result) {
+  const std::string compiler = script_hash(compile_script());
   std::vector<fs::path> dirs(options.releases.size());
   std::vector<char> cached(options.releases.size(), 0);
+  std::vector<std::string> errors(options.releases.size());
   std::mutex progress_mutex;
   const fs::path setuptools = setuptools_only_dir(options.cache_dir);
   parallel_for_each(options.releases.size(), options.jobs, [&](std::size_t r) {
     bool was_cached = false;
-    dirs[r] = compile_release(options.releases[r], options, runner, setuptools, was_cached);
+    dirs[r] = compile_release(options.releases[r], options, compiler, setuptools, was_cached, errors[r]);
     cached[r] = was_cached ? 1 : 0;
     std::lock_guard lock(progress_mutex);
     if (options.progress) {
@@ -182,6 +180,11 @@ std::vector<AotiPackage> reference_packages(const AotiOptions& options, const st
   std::vector<AotiPackage> packages;
   for (std::size_t r = 0; r < options.releases.size(); ++r) {
     (cached[r] ? result.compiles_cached : result.compiles_run) += 1;
+    if (!errors[r].empty()) {
+      packages.push_back({.model = "(every reference model)", .build = options.releases[r].version,
+                          .compile_error = errors[r]});
+      continue;
+    }
     json manifest = json::parse(read_file_text(dirs[r] / "manifest.json"));
     for (const auto& name : manifest["models"]) {
       const std::string model = name.get<std::string>();
@@ -215,9 +218,9 @@ AotiResult run_aoti(const ShimCatalog& catalog, const AotiOptions& options) {
   if (options.releases.empty()) throw ToolError("no torch release in the store: `torch-abi-check store install`");
   AotiResult result;
   for (const auto& release : options.releases) result.releases.push_back(release.version);
-  const std::string runner = runner_hash();
+  const std::string runner = ContentHash().add(TORCH_ABI_CHECK_VERSION).add(script_hash(cells_script())).hex();
   if (options.packages.empty()) {
-    result.packages = reference_packages(options, runner, result);
+    result.packages = reference_packages(options, result);
   } else {
     for (const auto& file : options.packages) {
       std::error_code error;

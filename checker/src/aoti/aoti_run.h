@@ -69,10 +69,10 @@ struct AotiOptions {
 // $XDG_CACHE_HOME (or ~/.cache)/torch-abi-check/aoti.
 std::filesystem::path default_aoti_cache_dir();
 
-// Compiles the reference models at every release (matrix/aoti_cells.py --compile, one process per
+// Compiles the reference models at every release (matrix/aoti_compile.py, one process per
 // release, a forked child per model; cached by the models, the scripts and the release), audits
 // each package for its shims and per-release prediction, then loads every package under every
-// release at or after its build (aoti_cells.py --cells: torch alone imported, a forked child per
+// release at or after its build (matrix/aoti_cells.py: torch and torch._inductor imported once, a forked child per
 // cell; cached by package, reference and release) and judges what happened. A user's packages are
 // loaded under every release. Throws ToolError when there is no release.
 AotiResult run_aoti(const ShimCatalog& catalog, const AotiOptions& options);

@@ -129,8 +129,9 @@ Judgement judge_audit(const AuditReport& report) {
   judgement.lines.push_back(fmt::format(
       "audit: {} {}, {} not stable{}{}{}", report.binaries.size(), report.binaries.size() == 1 ? "binary" : "binaries",
       not_stable, report.failures.empty() ? "" : fmt::format(", {} not audited", report.failures.size()),
-      report.pt2_packages.empty() ? "" : fmt::format(", {} .pt2 package{} read", report.pt2_packages.size(),
-                                                      report.pt2_packages.size() == 1 ? "" : "s"),
+      report.pt2_packages.empty() ? ""
+                                  : fmt::format(", {} .pt2 package{} read", report.pt2_packages.size(),
+                                                report.pt2_packages.size() == 1 ? "" : "s"),
       report.suppression_problems.empty()
           ? ""
           : fmt::format(", {} allowlist {} to fix", report.suppression_problems.size(),

@@ -11,8 +11,8 @@
 #include "audit/mapped_file.h"
 #include "audit/operator_uses.h"
 #include "audit/wheel_reader.h"
-#include "core/scoped_temp_dir.h"
 #include "core/file_text.h"
+#include "core/scoped_temp_dir.h"
 #include "core/tool_error.h"
 
 namespace abicheck {
@@ -223,7 +223,9 @@ class Auditor {
   // The newest minimums and the worst verdict of report_.binaries[first, last); returns how many.
   std::size_t roll_up(std::size_t first, std::size_t last, std::optional<TorchVersion>& min_torch,
                       std::optional<TorchVersion>& min_torch_to_load, AuditVerdict& verdict) const {
-    auto rank = [](AuditVerdict v) { return v == AuditVerdict::Unstable ? 2 : v == AuditVerdict::NeedsNewerTorch ? 1 : 0; };
+    auto rank = [](AuditVerdict v) {
+      return v == AuditVerdict::Unstable ? 2 : v == AuditVerdict::NeedsNewerTorch ? 1 : 0;
+    };
     for (std::size_t i = first; i < last; ++i) {
       const ObjectAudit& object = report_.binaries[i];
       for (auto [object_min, rolled] :

@@ -174,8 +174,9 @@ struct AuditOptions {
 };
 
 // Audits shared objects, wheels, AOTInductor packages (.pt2), directories (searched recursively for
-// objects, wheels and .pt2 packages; a wheel's .pt2 entries are audited too) and installed packages (a package directory in site-packages, whose dist-info declares the target).
-// Per-input problems go to AuditReport::failures; nothing throws for a bad input.
+// objects, wheels and .pt2 packages; a wheel's .pt2 entries are audited too) and installed packages (a package
+// directory in site-packages, whose dist-info declares the target). Per-input problems go to AuditReport::failures;
+// nothing throws for a bad input.
 AuditReport audit_paths(const std::vector<std::filesystem::path>& inputs, const ShimCatalog& catalog,
                         const AuditOptions& options);
 

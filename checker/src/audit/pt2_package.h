@@ -18,11 +18,11 @@ struct Pt2Model {
   // What its metadata (<hash>.wrapper_metadata.json) records of where it was compiled for; "" where
   // nothing is recorded. The CPU ISA matters: the code is compiled for the compiling machine's CPU
   // (-march=native), so a package made on an AVX-512 machine needs one to run.
-  std::string device;              // AOTI_DEVICE_KEY: "cpu", "cuda"
-  std::string platform;            // AOTI_PLATFORM: "linux"
-  std::string machine;             // AOTI_MACHINE: "x86_64"
-  std::string cpu_isa;             // AOTI_CPU_ISA: "AVX512 AVX512_VNNI"
-  std::string compute_capability;  // AOTI_COMPUTE_CAPABILITY: "90" for a CUDA package
+  std::string device;                // AOTI_DEVICE_KEY: "cpu", "cuda"
+  std::string platform;              // AOTI_PLATFORM: "linux"
+  std::string machine;               // AOTI_MACHINE: "x86_64"
+  std::string cpu_isa;               // AOTI_CPU_ISA: "AVX512 AVX512_VNNI"
+  std::string compute_capability;    // AOTI_COMPUTE_CAPABILITY: "90" for a CUDA package
   std::vector<std::string> objects;  // entries of its compiled shared objects (wrapper and kernels)
   std::vector<std::string> sources;  // entries of its generated C++ (kept in the package beside the objects)
 };
@@ -36,7 +36,7 @@ struct Pt2Contents {
   // The torch serialization format of its records (.data/version). Torch 2.9 to 2.15 record no torch
   // version in the package: what it needs of torch is what its objects import.
   std::optional<std::string> serialization_version;
-  std::vector<Pt2Model> models;                // by name
+  std::vector<Pt2Model> models;  // by name
   // What keeps the tool from reading it fully, one line each: a format version no known loader
   // reads, a model with no compiled object, no model at all.
   std::vector<std::string> problems;

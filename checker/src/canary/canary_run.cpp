@@ -138,12 +138,8 @@ void run_release(const StoredRelease& release, std::vector<PendingCell>& cells, 
                    .working_dir = run_dir,
                    .timeout = limit});
   for (std::size_t i = 0; i < cells.size(); ++i) {
-    fs::path written = run_dir / fmt::format("cell-{}.json", i);
-    if (fs::exists(written)) {
-      std::string text = read_file_text(written);
-      cells[i].result = json::parse(text);
-      fs::create_directories(cells[i].cache_file.parent_path());
-      write_file_atomically(cells[i].cache_file, text);
+    if (auto text = read_and_keep(run_dir / fmt::format("cell-{}.json", i), cells[i].cache_file)) {
+      cells[i].result = json::parse(*text);
     } else {
       cells[i].result = {{"stage", "crash"},
                          {"error", fmt::format("torch {}'s cell runner ended ({}) before this cell: {}",

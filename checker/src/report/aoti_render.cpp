@@ -17,8 +17,8 @@ json cell_json(const AotiResult& result, const AotiPackage& package, const AotiC
   json entry = {{"release", result.releases[cell.runtime].to_full_string()},
                 {"ran", cell.ran},
                 {"predicted_loads", predicted},
-                {"prediction_reason", cell.runtime < package.predicted_why.size() ? package.predicted_why[cell.runtime]
-                                                                                   : std::string()},
+                {"prediction_reason",
+                 cell.runtime < package.predicted_why.size() ? package.predicted_why[cell.runtime] : std::string()},
                 {"outcome", nullptr},
                 {"detail", ""},
                 {"cause", ""},
@@ -42,9 +42,9 @@ json cell_json(const AotiResult& result, const AotiPackage& package, const AotiC
 }
 
 std::string package_label(const json& package) {
-  return package["build"].is_null() ? package["model"].get<std::string>()
-                                    : fmt::format("{}@{}", package["model"].get<std::string>(),
-                                                  package["build"].get<std::string>());
+  return package["build"].is_null()
+             ? package["model"].get<std::string>()
+             : fmt::format("{}@{}", package["model"].get<std::string>(), package["build"].get<std::string>());
 }
 
 }  // namespace
@@ -116,8 +116,8 @@ std::string render_aoti_text(const json& section) {
                      coverage["shims"].get<std::size_t>(), coverage["cpu_shims"].get<std::size_t>());
   const json& cost = section["cost"];
   out += fmt::format("(compiles: {} run, {} from cache; cells: {} run, {} from cache; {:.1f} s)\n",
-                     cost["compiles_run"].get<int>(), cost["compiles_cached"].get<int>(),
-                     cost["cells_run"].get<int>(), cost["cells_cached"].get<int>(), cost["wall_s"].get<double>());
+                     cost["compiles_run"].get<int>(), cost["compiles_cached"].get<int>(), cost["cells_run"].get<int>(),
+                     cost["cells_cached"].get<int>(), cost["wall_s"].get<double>());
   return out;
 }
 

@@ -204,14 +204,13 @@ std::string pt2_package_text(const Pt2PackageAudit& package) {
     }
     if (!model.cpu_isa.empty()) facts.push_back(fmt::format("compiled for CPUs with {}", model.cpu_isa));
     facts.push_back(fmt::format("{} object{}", model.objects.size(), model.objects.size() == 1 ? "" : "s"));
-    models.push_back(
-        fmt::format("{} ({})", model.name.empty() ? "(unnamed)" : model.name, fmt::join(facts, ", ")));
+    models.push_back(fmt::format("{} ({})", model.name.empty() ? "(unnamed)" : model.name, fmt::join(facts, ", ")));
   }
-  std::string out = fmt::format(
-      "package {}: {} ({} objects), {}\n  format {} version {}; models: {}\n", package.path,
-      to_string(package.verdict), package.objects.size(), min_torch_text(package.min_torch, package.min_torch_to_load),
-      contents.archive_format.value_or("?"), contents.archive_version.value_or("?"),
-      models.empty() ? "none" : fmt::format("{}", fmt::join(models, "; ")));
+  std::string out = fmt::format("package {}: {} ({} objects), {}\n  format {} version {}; models: {}\n", package.path,
+                                to_string(package.verdict), package.objects.size(),
+                                min_torch_text(package.min_torch, package.min_torch_to_load),
+                                contents.archive_format.value_or("?"), contents.archive_version.value_or("?"),
+                                models.empty() ? "none" : fmt::format("{}", fmt::join(models, "; ")));
   for (const auto& problem : contents.problems) out += fmt::format("  not fully read: {}\n", problem);
   return out;
 }

@@ -1,8 +1,11 @@
 #include "audit/audit_fixture_support.h"
 
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 #include <unistd.h>
+#include <zip.h>
 
+#include <algorithm>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -126,6 +129,25 @@ AuditRun run_audit_json(std::vector<std::string> arguments) {
   }
   std::filesystem::remove(json_file);
   return run;
+}
+
+void write_zip(const std::filesystem::path& path, const std::vector<std::pair<std::string, std::string>>& entries) {
+  std::filesystem::remove(path);
+  int error = 0;
+  zip_t* archive = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &error);
+  ASSERT_NE(archive, nullptr);
+  for (const auto& [name, content] : entries) {
+    char* copy = static_cast<char*>(malloc(content.size()));
+    std::copy_n(content.data(), content.size(), copy);
+    zip_source_t* source = zip_source_buffer(archive, copy, content.size(), 1);
+    ASSERT_GE(zip_file_add(archive, name.c_str(), source, ZIP_FL_ENC_UTF_8), 0);
+  }
+  ASSERT_EQ(zip_close(archive), 0);
+}
+
+std::string read_bytes(const std::filesystem::path& path) {
+  std::ifstream stream(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(stream), {}};
 }
 
 }  // namespace abicheck::testing

@@ -3,7 +3,6 @@
 // package at all (exit 2). The packages AOTInductor really writes are audited in
 // aoti/aoti_packages_test.cpp (store tier): these archives carry no compiled object on purpose.
 #include <gtest/gtest.h>
-#include <zip.h>
 
 #include <fstream>
 
@@ -11,25 +10,6 @@
 
 namespace abicheck::testing {
 namespace {
-
-void write_zip(const std::filesystem::path& path, const std::vector<std::pair<std::string, std::string>>& entries) {
-  std::filesystem::remove(path);
-  int error = 0;
-  zip_t* archive = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &error);
-  ASSERT_NE(archive, nullptr);
-  for (const auto& [name, content] : entries) {
-    char* copy = static_cast<char*>(malloc(content.size()));
-    std::copy_n(content.data(), content.size(), copy);
-    zip_source_t* source = zip_source_buffer(archive, copy, content.size(), 1);
-    ASSERT_GE(zip_file_add(archive, name.c_str(), source, ZIP_FL_ENC_UTF_8), 0);
-  }
-  ASSERT_EQ(zip_close(archive), 0);
-}
-
-std::string read_bytes(const std::filesystem::path& path) {
-  std::ifstream stream(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(stream), {}};
-}
 
 // A package of a format version no known loader reads, whose one model holds its generated C++ only.
 std::vector<std::pair<std::string, std::string>> source_only_package() {

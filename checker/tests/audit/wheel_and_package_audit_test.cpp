@@ -1,7 +1,6 @@
 // Wheels and installed packages built from the fixture extensions: the declared target comes from
 // Requires-Dist, verdicts roll up per wheel, and an installed package reads its dist-info.
 #include <gtest/gtest.h>
-#include <zip.h>
 
 #include <algorithm>
 #include <fstream>
@@ -20,26 +19,6 @@ std::optional<std::filesystem::path> fixture_object(const std::string& name, std
   return std::nullopt;
 }
 
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream stream(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(stream), {}};
-}
-
-// Writes a wheel holding the given (entry name -> content) files.
-void write_wheel(const std::filesystem::path& path, const std::vector<std::pair<std::string, std::string>>& entries) {
-  std::filesystem::remove(path);
-  int error = 0;
-  zip_t* archive = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &error);
-  ASSERT_NE(archive, nullptr);
-  for (const auto& [name, content] : entries) {
-    char* copy = static_cast<char*>(malloc(content.size()));
-    std::copy_n(content.data(), content.size(), copy);
-    zip_source_t* source = zip_source_buffer(archive, copy, content.size(), 1);
-    ASSERT_GE(zip_file_add(archive, name.c_str(), source, ZIP_FL_ENC_UTF_8), 0);
-  }
-  ASSERT_EQ(zip_close(archive), 0);
-}
-
 const nlohmann::json* binary_named(const nlohmann::json& report, const std::string& suffix) {
   for (const auto& binary : report["binaries"]) {
     if (binary["path"].get<std::string>().ends_with(suffix)) return &binary;
@@ -53,9 +32,9 @@ TEST(WheelAudit, RequiresDistIsTheDeclaredTargetAndTheWheelTakesItsWorstObject) 
   auto dlsym_object = fixture_object("dlsym_newer_shim", why);
   if (!needs_2_12 || !dlsym_object) GTEST_SKIP() << why;
   auto wheel = audit_scratch_dir() / "fixturepkg-1.0-cp39-abi3-manylinux_2_28_x86_64.whl";
-  write_wheel(wheel,
-              {{"fixturepkg/_tags.so", read_file(*needs_2_12)},
-               {"fixturepkg/_ops.so", read_file(*dlsym_object)},
+  write_zip(wheel,
+              {{"fixturepkg/_tags.so", read_bytes(*needs_2_12)},
+               {"fixturepkg/_ops.so", read_bytes(*dlsym_object)},
                {"fixturepkg/__init__.py", ""},
                {"fixturepkg-1.0.dist-info/METADATA",
                 "Metadata-Version: 2.1\nName: fixturepkg\nRequires-Dist: torch (>=2.10)\n"
