@@ -181,8 +181,8 @@ std::vector<AotiPackage> reference_packages(const AotiOptions& options, AotiResu
   for (std::size_t r = 0; r < options.releases.size(); ++r) {
     (cached[r] ? result.compiles_cached : result.compiles_run) += 1;
     if (!errors[r].empty()) {
-      packages.push_back({.model = "(every reference model)", .build = options.releases[r].version,
-                          .compile_error = errors[r]});
+      packages.push_back(
+          {.model = "(every reference model)", .build = options.releases[r].version, .compile_error = errors[r]});
       continue;
     }
     json manifest = json::parse(read_file_text(dirs[r] / "manifest.json"));
