@@ -141,6 +141,14 @@ def observe(cell):
 def load_all(cells_file, jobs):
     with open(cells_file, encoding="utf-8") as stream:
         cells = json.load(stream)
+    try:
+        import setuptools  # noqa: F401,E402
+    except ImportError:
+        # Torch 2.9 and 2.10 load through cpp_builder, which imports setuptools, and require it only from
+        # Python 3.12; a user's venv of an older Python has it (venv installs it there). The host's
+        # setuptools alone, last on the path (torch-abi-check makes the folder).
+        if os.environ.get("TORCH_ABI_CHECK_SETUPTOOLS_DIR"):
+            sys.path.append(os.environ["TORCH_ABI_CHECK_SETUPTOOLS_DIR"])
     import torch  # noqa: E402,F401
     # What torch._inductor.aoti_load_package imports first in a fresh process (the package that defines
     # it), imported once here so that a cell costs its load and not that import (seconds). Nothing of it

@@ -27,8 +27,8 @@ void explain_load_failure(const json& result, TorchVersion runtime, AotiObservat
     const json& retry = result["retry"];
     const std::string module = retry.value("import", "");
     observed.cause = fmt::format(
-        "torch {}'s torch._inductor.aoti_load_package uses {} without importing it: in a fresh process (nothing "
-        "of torch._inductor imported yet) every package fails to load",
+        "torch {}'s torch._inductor.aoti_load_package uses {} without importing it: in a fresh process, where "
+        "nothing else imported it first, every package fails to load",
         release, module);
     observed.workaround = fmt::format("import {} before calling torch._inductor.aoti_load_package", module);
     const std::string retry_stage = retry.value("stage", "");

@@ -48,9 +48,10 @@ std::string trimmed(std::string text) {
   return text;
 }
 
-// Inductor's CPU compile imports torch.utils.cpp_extension, which imports setuptools; torch 2.9 and
-// 2.10 require it only from Python 3.12, so their store venvs have none. A folder holding only the host
-// Python's setuptools (links, made once) is what aoti_compile.py appends to sys.path of a
+// Inductor's CPU compile and the loaders of torch 2.9 and 2.10 import setuptools (through cpp_builder
+// and torch.utils.cpp_extension), which those releases require only from Python 3.12: their store venvs
+// have none, where a user's venv of Python 3.11 has it. A folder holding only the host Python's
+// setuptools (links, made once) is what aoti_compile.py and aoti_cells.py append to sys.path of a
 // release that lacks it: nothing else of the host's packages becomes importable. Empty when the host
 // Python has no setuptools either.
 fs::path setuptools_only_dir(const fs::path& cache_dir) {
@@ -127,7 +128,7 @@ struct PendingCell {
 
 // Runs one release's uncached cells in one process of its Python (aoti_cells.py forks per cell).
 void run_release_cells(const StoredRelease& release, std::vector<PendingCell>& pending, const AotiResult& result,
-                       const AotiOptions& options) {
+                       const AotiOptions& options, const fs::path& setuptools) {
   const fs::path run_dir = options.cache_dir / "runs" / release.version.to_full_string();
   fs::create_directories(run_dir);
   json list = json::array();
@@ -145,9 +146,11 @@ void run_release_cells(const StoredRelease& release, std::vector<PendingCell>& p
   write_file_atomically(run_dir / "cells.json", list.dump(1));
   auto limit =
       std::chrono::seconds(static_cast<long>(options.cell_timeout_s * static_cast<double>(pending.size()) + 180));
+  std::map<std::string, std::string> environment = python_environment();
+  if (!setuptools.empty()) environment.emplace("TORCH_ABI_CHECK_SETUPTOOLS_DIR", setuptools.string());
   ProcessResult run = run_process(
       {.argv = {release.python.string(), cells_script().string(), "--cells", (run_dir / "cells.json").string()},
-       .extra_env = python_environment(),
+       .extra_env = environment,
        .working_dir = run_dir,
        .timeout = limit});
   // A cell without a result never ran: the runner died before it. It is not cached.
@@ -160,13 +163,13 @@ void run_release_cells(const StoredRelease& release, std::vector<PendingCell>& p
   }
 }
 
-std::vector<AotiPackage> reference_packages(const AotiOptions& options, AotiResult& result) {
+std::vector<AotiPackage> reference_packages(const AotiOptions& options, const fs::path& setuptools,
+                                            AotiResult& result) {
   const std::string compiler = script_hash(compile_script());
   std::vector<fs::path> dirs(options.releases.size());
   std::vector<char> cached(options.releases.size(), 0);
   std::vector<std::string> errors(options.releases.size());
   std::mutex progress_mutex;
-  const fs::path setuptools = setuptools_only_dir(options.cache_dir);
   parallel_for_each(options.releases.size(), options.jobs, [&](std::size_t r) {
     bool was_cached = false;
     dirs[r] = compile_release(options.releases[r], options, compiler, setuptools, was_cached, errors[r]);
@@ -218,9 +221,10 @@ AotiResult run_aoti(const ShimCatalog& catalog, const AotiOptions& options) {
   if (options.releases.empty()) throw ToolError("no torch release in the store: `torch-abi-check store install`");
   AotiResult result;
   for (const auto& release : options.releases) result.releases.push_back(release.version);
+  const fs::path setuptools = setuptools_only_dir(options.cache_dir);
   const std::string runner = ContentHash().add(TORCH_ABI_CHECK_VERSION).add(script_hash(cells_script())).hex();
   if (options.packages.empty()) {
-    result.packages = reference_packages(options, result);
+    result.packages = reference_packages(options, setuptools, result);
   } else {
     for (const auto& file : options.packages) {
       std::error_code error;
@@ -254,7 +258,7 @@ AotiResult run_aoti(const ShimCatalog& catalog, const AotiOptions& options) {
   std::mutex progress_mutex;
   parallel_for_each(options.releases.size(), options.jobs, [&](std::size_t r) {
     if (pending[r].empty()) return;
-    run_release_cells(options.releases[r], pending[r], result, options);
+    run_release_cells(options.releases[r], pending[r], result, options, setuptools);
     std::lock_guard lock(progress_mutex);
     if (options.progress) {
       options.progress(

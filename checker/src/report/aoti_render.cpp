@@ -87,6 +87,7 @@ std::string render_aoti_text(const json& section) {
   for (const auto& release : section["releases"]) out += fmt::format(" {:<13}", release.get<std::string>());
   out += "\n";
   std::vector<std::string> causes;
+  bool bracketed = false;
   for (const auto& package : section["packages"]) {
     out += fmt::format("{:<32}", package_label(package));
     if (!package["compile_error"].get<std::string>().empty()) {
@@ -94,6 +95,7 @@ std::string render_aoti_text(const json& section) {
       continue;
     }
     for (const auto& cell : package["cells"]) {
+      bracketed = bracketed || !cell["ran"].get<bool>();
       std::string shown = cell["ran"].get<bool>() ? cell["outcome"].get<std::string>()
                                                   : (cell["predicted_loads"].get<bool>() ? "(loads?)" : "(no load)");
       out += fmt::format(" {:<13}", shown);
@@ -109,7 +111,9 @@ std::string render_aoti_text(const json& section) {
     }
     out += "\n";
   }
-  out += "(in brackets: not loaded, the release is older than the one that compiled it; the audit's prediction)\n";
+  if (bracketed) {
+    out += "(in brackets: not loaded, the release is older than the one that compiled it; the audit's prediction)\n";
+  }
   for (const auto& cause : causes) out += cause + "\n";
   const json& coverage = section["coverage"];
   out += fmt::format("shims the compiled code imports: {} distinct, {} of them aoti_torch_cpu_*\n",
