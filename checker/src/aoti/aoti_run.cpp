@@ -216,8 +216,11 @@ std::set<std::string> AotiResult::shims_reached() const {
 
 fs::path default_aoti_cache_dir() { return user_cache_dir() / "aoti"; }
 
-AotiResult run_aoti(const ShimCatalog& catalog, const AotiOptions& options) {
+AotiResult run_aoti(const ShimCatalog& catalog, const AotiOptions& given) {
   const auto started = std::chrono::steady_clock::now();
+  // The scripts run in folders of the cache: every path handed to them is absolute.
+  AotiOptions options = given;
+  options.cache_dir = fs::absolute(given.cache_dir);
   if (options.releases.empty()) throw ToolError("no torch release in the store: `torch-abi-check store install`");
   AotiResult result;
   for (const auto& release : options.releases) result.releases.push_back(release.version);
