@@ -100,7 +100,9 @@ class Int8Bf16(torch.nn.Module):
         summed = (quantized.to(torch.int32) + codes.to(torch.int32)).clamp(-128, 127).to(torch.int8)
         dequantized = summed.to(torch.float32) * 0.05
         half = self.linear(x.to(torch.bfloat16))
-        return summed, dequantized, half, torch.nn.functional.silu(half).float().sum(-1)
+        # silu stays in bf16: a float32 sum of it would hold Inductor (which computes silu in float32 and
+        # rounds once) to float32's tolerance against eager (which rounds to bf16 first): 2e-3 apart.
+        return summed, dequantized, half, torch.nn.functional.silu(half)
 
 
 class AtenFallbacks(torch.nn.Module):
