@@ -12,7 +12,7 @@ namespace abicheck {
 // audit predicted to fail but that worked is a warning (the prediction should learn it).
 Judgement judge_aoti(const AotiResult& result);
 
-// "linear_conv (compiled by torch 2.12.1)", or a user's file name: how a package is named to people.
+// "wide_ops (compiled by torch 2.12.1)", or a user's file name: how a package is named to people.
 std::string aoti_package_label(const AotiPackage& package);
 
 }  // namespace abicheck

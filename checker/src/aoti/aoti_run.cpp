@@ -55,7 +55,7 @@ std::string trimmed(std::string text) {
 // release that lacks it: nothing else of the host's packages becomes importable. Empty when the host
 // Python has no setuptools either.
 fs::path setuptools_only_dir(const fs::path& cache_dir) {
-  const fs::path dir = cache_dir / "setuptools-only";
+  fs::path dir = cache_dir / "setuptools-only";
   if (fs::exists(dir / "setuptools")) return dir;
   ProcessResult where = run_process(
       {.argv = {host_python(), "-c", "import os, setuptools; print(os.path.dirname(setuptools.__path__[0]))"}});
@@ -73,9 +73,9 @@ fs::path setuptools_only_dir(const fs::path& cache_dir) {
 // compile is there; returns the folder, with `error` set where the compile process died.
 fs::path compile_release(const StoredRelease& release, const AotiOptions& options, const std::string& compiler,
                          const fs::path& setuptools, bool& cached, std::string& error) {
-  const fs::path dir = options.cache_dir / "compiled" /
-                       fmt::format("{}-{}", release.version.to_full_string(),
-                                   ContentHash().add(compiler).add(release_identity(release)).hex());
+  fs::path dir = options.cache_dir / "compiled" /
+                 fmt::format("{}-{}", release.version.to_full_string(),
+                             ContentHash().add(compiler).add(release_identity(release)).hex());
   cached = !options.fresh && fs::exists(dir / "manifest.json");
   if (cached) return dir;
   fs::remove_all(dir);

@@ -111,13 +111,13 @@ TEST_F(AotiPackages, TheAuditReadsWhatAPackageRecordsAndPredictsFromItsShims) {
   std::string output;
   json document = run_suite(exit_code, output);
   ASSERT_TRUE(document.contains("aoti")) << output;
-  fs::path package = package_file(document["aoti"], "linear_conv", newer_);
+  fs::path package = package_file(document["aoti"], "wide_ops", newer_);
   ASSERT_FALSE(package.empty()) << output;
   // In a directory beside other files: found by its name.
   fs::path directory = kCache / "audit-input";
   fs::remove_all(directory);
   fs::create_directories(directory / "models");
-  fs::copy_file(package, directory / "models" / "linear_conv.pt2");
+  fs::copy_file(package, directory / "models" / "wide_ops.pt2");
   std::ofstream(directory / "README") << "a deployment folder\n";
   testing::AuditRun run = testing::run_audit_json({directory.string()});
   EXPECT_EQ(run.exit_code, 0) << run.output;
@@ -134,7 +134,7 @@ TEST_F(AotiPackages, TheAuditReadsWhatAPackageRecordsAndPredictsFromItsShims) {
   ASSERT_TRUE(read["min_torch_to_load"].is_string()) << read.dump(1);
   EXPECT_LE(TorchVersion::parse(read["min_torch_to_load"].get<std::string>()), TorchVersion::parse(newer_));
   for (const auto& binary : run.report["binaries"]) {
-    EXPECT_NE(binary["path"].get<std::string>().find("linear_conv.pt2!"), std::string::npos);
+    EXPECT_NE(binary["path"].get<std::string>().find("wide_ops.pt2!"), std::string::npos);
     EXPECT_FALSE(binary["shim_symbols"].empty()) << binary["path"];
   }
 }
