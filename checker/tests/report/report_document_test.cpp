@@ -81,10 +81,10 @@ TEST(ReportDocument, ReadRefusesWhatIsNotAVersionedDocument) {
   // Older documents are refused too: schema 1 lacks the audit's device runtime, 2 the matrix's
   // failure kinds and shim coverage, the diff's operator changes and the canary, 3 the operators a
   // binary calls through the dispatcher, 4 the matrix coverage's shims not applicable here, 5 a
-  // wheel's min_torch_to_load.
-  for (int old_version : {1, 2, 3, 4, 5}) {
+  // wheel's min_torch_to_load, 6 the audit's .pt2 packages and the aoti section.
+  for (int old_version : {1, 2, 3, 4, 5, 6}) {
     expect_refused(fmt::format("{{\"schema_version\": {}, \"verdict\": {{}}}}", old_version),
-                   fmt::format("schema_version {} is not the one this torch-abi-check reads (6)", old_version));
+                   fmt::format("schema_version {} is not the one this torch-abi-check reads (7)", old_version));
   }
   expect_refused(fmt::format("{{\"schema_version\": {}, \"verdict\": {{\"lines\": 3}}}}", kReportSchemaVersion),
                  "its verdict is malformed (see docs/schemas/report.schema.json)");
