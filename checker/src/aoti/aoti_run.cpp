@@ -21,10 +21,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-std::string release_identity(const StoredRelease& release) {
-  return fmt::format("{}|{}|{}", release.version.to_full_string(), release.root.string(), release.device.describe());
-}
-
 fs::path compile_script() { return project_root() / "matrix" / "aoti_compile.py"; }
 fs::path cells_script() { return project_root() / "matrix" / "aoti_cells.py"; }
 fs::path models_dir() { return project_root() / "kernels" / "aoti"; }
@@ -75,7 +71,7 @@ fs::path compile_release(const StoredRelease& release, const AotiOptions& option
                          const fs::path& setuptools, bool& cached, std::string& error) {
   fs::path dir = options.cache_dir / "compiled" /
                  fmt::format("{}-{}", release.version.to_full_string(),
-                             ContentHash().add(compiler).add(release_identity(release)).hex());
+                             ContentHash().add(compiler).add(release_cache_identity(release)).hex());
   cached = !options.fresh && fs::exists(dir / "manifest.json");
   if (cached) return dir;
   fs::remove_all(dir);
@@ -253,7 +249,7 @@ AotiResult run_aoti(const ShimCatalog& catalog, const AotiOptions& given) {
       cached.emplace_back();
       if (!cell.ran) continue;
       fs::path file = options.cache_dir / "results" /
-                      (ContentHash().add(key).add(release_identity(options.releases[r])).hex() + ".json");
+                      (ContentHash().add(key).add(release_cache_identity(options.releases[r])).hex() + ".json");
       if (!options.fresh && fs::exists(file)) cached[index] = json::parse(read_file_text(file));
       else pending[r].push_back({.cell = index, .cache_file = file});
     }
