@@ -18,12 +18,11 @@ import ctypes
 import importlib
 import json
 import os
-import signal
 import sys
 import time
 import traceback
 
-from forked_cells import Cell, run_forked
+from forked_cells import Cell, ended_early, run_forked
 from forked_cells import write_json_atomically as write_result
 
 
@@ -122,20 +121,6 @@ def observe(cell, torch, before):
     return result
 
 
-def ended_early(cell, ended):
-    """The result of a cell whose child ended without writing one: a crash (with its signal) or a timeout."""
-    if ended["timed_out"]:
-        return {"stage": "timeout", "error": f"timed out after {cell['timeout_s']} s", "seconds": ended["seconds"]}
-    if ended["signal"] is not None:
-        number = ended["signal"]
-        return {"stage": "crash", "signal": number, "error": f"signal {number} ({signal.strsignal(number)})",
-                "seconds": ended["seconds"]}
-    if ended["exit_code"] != 0 or not os.path.exists(cell["result"]):
-        return {"stage": "crash", "error": f"the cell exited with {ended['exit_code']} before writing its result",
-                "seconds": ended["seconds"]}
-    return None
-
-
 def run_isolated(cells, torch, before):
     """Forks a child per cell (forked_cells.py) so that a crash or hang ends that cell only; the
     child inherits the imported torch, which is what makes a cell cost its package's import and not
@@ -147,7 +132,7 @@ def run_isolated(cells, torch, before):
         return run
 
     for index, ended in run_forked([Cell(body(cell), cell["timeout_s"]) for cell in cells]):
-        early = ended_early(cells[index], ended)
+        early = ended_early(cells[index]["timeout_s"], cells[index]["result"], ended)
         if early is not None:
             write_result(cells[index]["result"], early)
 

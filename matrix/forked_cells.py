@@ -48,6 +48,22 @@ def ending(status, seconds, timed_out=False):
     return result
 
 
+def ended_early(timeout_s, result_path, ended):
+    """The result of a cell whose child ended without writing one at `result_path`: a timeout or a
+    crash (with its signal), as {"stage", "error", "signal" (after a signal), "seconds"}; None when
+    the child wrote its result and exited 0."""
+    if ended["timed_out"]:
+        return {"stage": "timeout", "error": f"timed out after {timeout_s} s", "seconds": ended["seconds"]}
+    if ended["signal"] is not None:
+        number = ended["signal"]
+        return {"stage": "crash", "signal": number, "error": f"signal {number} ({signal.strsignal(number)})",
+                "seconds": ended["seconds"]}
+    if ended["exit_code"] != 0 or not os.path.exists(result_path):
+        return {"stage": "crash", "error": f"the cell exited with {ended['exit_code']} before writing its result",
+                "seconds": ended["seconds"]}
+    return None
+
+
 def _child(cell):
     """In the forked child: never returns into the parent's loop."""
     code = 70

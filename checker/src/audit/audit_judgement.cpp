@@ -40,6 +40,10 @@ constexpr KindRow kAuditKinds[] = {
      "An operator the binary calls through the dispatcher is missing or has another schema "
      "on a release it claims.",
      "Raise the target past the break, or call an overload every claimed release has."},
+    {"pt2-not-fully-read",
+     "An AOTInductor package could not be read whole (format version, a model without its object): what it could "
+     "not read is not vouched for.",
+     "Check how the package was made (the finding names the part); repackage it with a supported torch."},
     {"not-audited", "An input could not be read completely, so what it imports is unknown.",
      "Check the file (the finding names the problem); the rest was audited."},
 };
@@ -165,12 +169,23 @@ Judgement judge_audit(const AuditReport& report) {
   for (const auto& problem : report.suppression_problems) {
     judgement.findings.push_back(suppression_finding(problem, "audit"));
   }
+  // A package the audit cannot read whole is a finding with its cause: what it could not read is
+  // what it cannot vouch for.
+  for (const auto& package : report.pt2_packages) {
+    for (const auto& problem : package.contents.problems) {
+      judgement.findings.push_back(
+          {.stage = "audit", .kind = "pt2-not-fully-read", .where = package.path, .message = problem});
+    }
+  }
   judgement.explain_kinds("audit", audit_kind_text);
   auto not_stable =
       std::ranges::count_if(report.binaries, [](const ObjectAudit& o) { return o.verdict != AuditVerdict::Stable; });
   judgement.lines.push_back(fmt::format(
-      "audit: {} {}, {} not stable{}{}", report.binaries.size(), report.binaries.size() == 1 ? "binary" : "binaries",
+      "audit: {} {}, {} not stable{}{}{}", report.binaries.size(), report.binaries.size() == 1 ? "binary" : "binaries",
       not_stable, report.failures.empty() ? "" : fmt::format(", {} not audited", report.failures.size()),
+      report.pt2_packages.empty() ? ""
+                                  : fmt::format(", {} .pt2 package{} read", report.pt2_packages.size(),
+                                                report.pt2_packages.size() == 1 ? "" : "s"),
       report.suppression_problems.empty()
           ? ""
           : fmt::format(", {} allowlist {} to fix", report.suppression_problems.size(),

@@ -12,6 +12,7 @@
 #include "audit/operator_uses.h"
 #include "audit/wheel_reader.h"
 #include "core/file_text.h"
+#include "core/scoped_temp_dir.h"
 #include "core/tool_error.h"
 
 namespace abicheck {
@@ -134,6 +135,8 @@ class Auditor {
       audit_directory(input);
     } else if (input.extension() == ".whl") {
       audit_wheel(input);
+    } else if (input.extension() == ".pt2") {
+      audit_pt2(input, input.string());
     } else {
       audit_file(input, std::nullopt, std::nullopt);
     }
@@ -143,6 +146,7 @@ class Auditor {
     auto by_path = [](const auto& a, const auto& b) { return a.path < b.path; };
     std::sort(report_.binaries.begin(), report_.binaries.end(), by_path);
     std::sort(report_.wheels.begin(), report_.wheels.end(), by_path);
+    std::sort(report_.pt2_packages.begin(), report_.pt2_packages.end(), by_path);
     std::sort(report_.failures.begin(), report_.failures.end(), by_path);
     if (options_.allowlist) report_.suppression_problems = options_.allowlist->problems();
     return std::move(report_);
@@ -178,12 +182,15 @@ class Auditor {
       if (file.extension() == ".whl") {
         ++found;
         audit_wheel(file);
+      } else if (file.extension() == ".pt2") {
+        ++found;
+        audit_pt2(file, file.string());
       } else if (starts_with_binary_magic(file)) {
         ++found;
         audit_file(file, package_target, package_toolkit);
       }
     }
-    if (found == 0) fail(directory.string(), "no ELF, Mach-O or PE object or wheel in this directory");
+    if (found == 0) fail(directory.string(), "no ELF, Mach-O or PE object, wheel or .pt2 package in this directory");
     // The objects of the directory itself (a wheel in it is a package of its own, joined already).
     std::vector<ObjectAudit*> package;
     for (std::size_t i = first_object; i < report_.binaries.size(); ++i) {
@@ -220,9 +227,67 @@ class Auditor {
     }
   }
 
+  // The newest minimums and the worst verdict of report_.binaries[first, last); returns how many.
+  std::size_t roll_up(std::size_t first, std::size_t last, std::optional<TorchVersion>& min_torch,
+                      std::optional<TorchVersion>& min_torch_to_load, AuditVerdict& verdict) const {
+    auto rank = [](AuditVerdict v) {
+      return v == AuditVerdict::Unstable ? 2 : v == AuditVerdict::NeedsNewerTorch ? 1 : 0;
+    };
+    for (std::size_t i = first; i < last; ++i) {
+      const ObjectAudit& object = report_.binaries[i];
+      for (auto [object_min, rolled] :
+           {std::pair{&object.min_torch, &min_torch}, std::pair{&object.min_torch_to_load, &min_torch_to_load}}) {
+        if (*object_min && (!*rolled || **object_min > **rolled)) *rolled = *object_min;
+      }
+      if (rank(object.verdict) > rank(verdict)) verdict = object.verdict;
+    }
+    return last - first;
+  }
+
+  static void copy_entry(EntryStream& entry, const std::filesystem::path& destination) {
+    std::ofstream out(destination, std::ios::binary);
+    std::vector<char> buffer(1 << 20);
+    entry.rewind();
+    while (std::size_t got = entry.read(buffer)) out.write(buffer.data(), static_cast<std::streamsize>(got));
+    if (!out.flush()) throw WheelReadError(fmt::format("cannot write a copy of it to {}", destination.string()));
+  }
+
+  // A .pt2 package: its records, then each compiled object audited as an extension's. An object the
+  // audit cannot read is a problem of the package (a finding), not a failure of the input.
+  void audit_pt2(const std::filesystem::path& file, const std::string& shown) {
+    Pt2PackageAudit package{shown};
+    std::size_t first_object = report_.binaries.size();
+    try {
+      WheelReader reader = WheelReader::open_file(file);
+      package.contents = read_pt2_contents(reader);
+      reader.for_each_binary_entry([&](const std::string& name, EntryStream& entry) {
+        try {
+          for (ObjectAudit& object : audit_binary_objects(read_binary_imports(entry), fmt::format("{}!{}", shown, name),
+                                                          catalog_, options_, false)) {
+            decide_verdict(object, options_);
+            add_release_loads(object);
+            package.objects.push_back(object.path);
+            report_.binaries.push_back(std::move(object));
+          }
+        } catch (const BinaryReadError& error) {
+          package.contents.problems.push_back(fmt::format("{}: cannot be read: {}", name, error.what()));
+        }
+      });
+    } catch (const WheelReadError& error) {
+      std::string problem = error.what();
+      if (problem.starts_with("not a readable wheel")) problem.replace(0, 20, "not a readable .pt2 package");
+      fail(shown, problem);
+      return;
+    }
+    roll_up(first_object, report_.binaries.size(), package.min_torch, package.min_torch_to_load, package.verdict);
+    report_.pt2_packages.push_back(std::move(package));
+  }
+
   void audit_wheel(const std::filesystem::path& file) {
     WheelAudit wheel{file.string()};
     std::size_t first_object = report_.binaries.size();
+    std::size_t last_object = first_object;
+    std::size_t packages = 0;
     try {
       WheelReader reader = WheelReader::open_file(file);
       reader.apply_file_name_tags(file.filename().string());
@@ -250,29 +315,26 @@ class Auditor {
           fail(path, error.what());
         }
       });
+      last_object = report_.binaries.size();
+      // A model shipped in the wheel: copied out (streamed) to be opened as the archive it is.
+      reader.for_each_entry_ending(".pt2", [&](const std::string& name, EntryStream& entry) {
+        ++packages;
+        ScopedTempDir scratch("torch-abi-check-pt2");
+        std::filesystem::path copy = scratch.path() / "package.pt2";
+        copy_entry(entry, copy);
+        audit_pt2(copy, fmt::format("{}!{}", file.string(), name));
+      });
     } catch (const WheelReadError& error) {
       fail(file.string(), error.what());
       return;
     }
+    // The wheel's own objects (a .pt2 model in it is a package of its own).
     std::vector<ObjectAudit*> package;
-    for (std::size_t i = first_object; i < report_.binaries.size(); ++i) package.push_back(&report_.binaries[i]);
+    for (std::size_t i = first_object; i < last_object; ++i) package.push_back(&report_.binaries[i]);
     add_bundled_dependency_misfits(package);
-    for (std::size_t i = first_object; i < report_.binaries.size(); ++i) {
-      const ObjectAudit& object = report_.binaries[i];
-      ++wheel.object_count;
-      for (auto [object_min, wheel_min] : {std::pair{&object.min_torch, &wheel.min_torch},
-                                           std::pair{&object.min_torch_to_load, &wheel.min_torch_to_load}}) {
-        if (*object_min && (!*wheel_min || **object_min > **wheel_min)) *wheel_min = *object_min;
-      }
-      wheel.verdict = std::max(wheel.verdict, object.verdict, [](AuditVerdict a, AuditVerdict b) {
-        auto rank = [](AuditVerdict v) {
-          return v == AuditVerdict::Unstable ? 2 : v == AuditVerdict::NeedsNewerTorch ? 1 : 0;
-        };
-        return rank(a) < rank(b);
-      });
-    }
+    wheel.object_count = roll_up(first_object, last_object, wheel.min_torch, wheel.min_torch_to_load, wheel.verdict);
     if (wheel.object_count == 0) {
-      fail(file.string(), "the wheel holds no ELF, Mach-O or PE object");
+      if (packages == 0) fail(file.string(), "the wheel holds no ELF, Mach-O or PE object and no .pt2 package");
       return;
     }
     report_.wheels.push_back(std::move(wheel));

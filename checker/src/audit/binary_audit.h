@@ -7,6 +7,7 @@
 
 #include "audit/allowlist.h"
 #include "audit/binary_imports.h"
+#include "audit/pt2_package.h"
 #include "audit/recorded_toolkit.h"
 #include "audit/shim_catalog.h"
 #include "audit/symbol_classifier.h"
@@ -155,6 +156,17 @@ struct WheelAudit {
   std::size_t object_count = 0;
 };
 
+// An AOTInductor package (.pt2): what it records of itself, and the roll-up of its compiled objects,
+// each audited as an extension's (ObjectAudit: shims, min torch, a prediction per stored release).
+struct Pt2PackageAudit {
+  std::string path;  // a file, or "<wheel>!<entry>" for a package inside a wheel
+  Pt2Contents contents;
+  std::vector<std::string> objects;               // the ObjectAudit paths of its shared objects
+  std::optional<TorchVersion> min_torch;          // the newest of its objects'
+  std::optional<TorchVersion> min_torch_to_load;  // the newest of its objects'
+  AuditVerdict verdict = AuditVerdict::Stable;
+};
+
 struct AuditFailure {
   std::string path;
   std::string problem;
@@ -163,6 +175,7 @@ struct AuditFailure {
 struct AuditReport {
   std::vector<ObjectAudit> binaries;                     // sorted by path
   std::vector<WheelAudit> wheels;                        // sorted by path
+  std::vector<Pt2PackageAudit> pt2_packages;             // sorted by path
   std::vector<AuditFailure> failures;                    // objects or inputs that could not be audited, sorted by path
   std::vector<SuppressionProblem> suppression_problems;  // the allowlist's stale and expired entries
 };
@@ -178,9 +191,10 @@ struct AuditOptions {
   const OperatorHistory* operators = nullptr;
 };
 
-// Audits shared objects, wheels, directories (searched recursively for ELF objects and wheels) and
-// installed packages (a package directory in site-packages, whose dist-info declares the target).
-// Per-input problems go to AuditReport::failures; nothing throws for a bad input.
+// Audits shared objects, wheels, AOTInductor packages (.pt2), directories (searched recursively for
+// objects, wheels and .pt2 packages; a wheel's .pt2 entries are audited too) and installed packages (a package
+// directory in site-packages, whose dist-info declares the target). Per-input problems go to AuditReport::failures;
+// nothing throws for a bad input.
 AuditReport audit_paths(const std::vector<std::filesystem::path>& inputs, const ShimCatalog& catalog,
                         const AuditOptions& options);
 

@@ -237,4 +237,35 @@ void WheelReader::for_each_binary_entry(const std::function<void(const std::stri
   }
 }
 
+std::vector<std::string> WheelReader::file_names() const {
+  std::vector<std::string> names;
+  zip_int64_t count = zip_get_num_entries(archive_.get(), 0);
+  for (zip_int64_t index = 0; index < count; ++index) {
+    std::string name = zip_get_name(archive_.get(), index, 0);
+    if (!name.ends_with('/')) names.push_back(std::move(name));
+  }
+  return names;
+}
+
+std::optional<std::string> WheelReader::read_small_entry(std::string_view name, std::uint64_t max_bytes) {
+  zip_int64_t index = zip_name_locate(archive_.get(), std::string(name).c_str(), 0);
+  if (index < 0) return std::nullopt;
+  zip_stat_t stat;
+  zip_stat_init(&stat);
+  if (zip_stat_index(archive_.get(), index, 0, &stat) != 0 || stat.size > max_bytes) return std::nullopt;
+  std::vector<char> content = read_entry(static_cast<std::uint64_t>(index), max_bytes);
+  return std::string(content.begin(), content.end());
+}
+
+void WheelReader::for_each_entry_ending(std::string_view suffix,
+                                        const std::function<void(const std::string&, EntryStream&)>& visit) {
+  zip_int64_t count = zip_get_num_entries(archive_.get(), 0);
+  for (zip_int64_t index = 0; index < count; ++index) {
+    std::string name = zip_get_name(archive_.get(), index, 0);
+    if (!name.ends_with(suffix)) continue;
+    ZipEntryStream entry(archive_.get(), index);
+    visit(name, entry);
+  }
+}
+
 }  // namespace abicheck

@@ -67,6 +67,16 @@ class WheelReader {
   // than it declares.
   void for_each_binary_entry(const std::function<void(const std::string& name, EntryStream& entry)>& visit);
 
+  // Every file entry's name, in archive order (what a .pt2 package's reader looks through).
+  std::vector<std::string> file_names() const;
+  // The whole content of the entry `name`; nullopt when there is none or it declares more than
+  // max_bytes (a hostile archive's "small" file).
+  std::optional<std::string> read_small_entry(std::string_view name, std::uint64_t max_bytes);
+  // Calls visit for each file entry whose name ends with `suffix` (".pt2": a package inside a wheel),
+  // with a stream that inflates it, valid during the call only.
+  void for_each_entry_ending(std::string_view suffix,
+                             const std::function<void(const std::string& name, EntryStream& entry)>& visit);
+
  private:
   WheelReader(zip* archive, WheelLimits limits);
   void validate_entries();

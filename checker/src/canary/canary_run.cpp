@@ -22,10 +22,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-std::string release_identity(const StoredRelease& release) {
-  return fmt::format("{}|{}|{}", release.version.to_full_string(), release.root.string(), release.device.describe());
-}
-
 // The audit that predicts is this very program: any build of it may predict differently, so its
 // predictions are keyed by its own bytes (read once; a few milliseconds).
 const std::string& this_program() {
@@ -36,7 +32,7 @@ const std::string& this_program() {
 fs::path prediction_file(const CanaryOptions& options, const CanaryPackage& package) {
   ContentHash key;
   key.add(this_program()).add(package.sha256).add(package.requires_torch.empty() ? "" : package.requires_torch[0]);
-  for (const auto& release : options.releases) key.add(release_identity(release));
+  for (const auto& release : options.releases) key.add(release_cache_identity(release));
   return options.cache_dir / "predictions" / (key.hex() + ".json");
 }
 
@@ -46,7 +42,7 @@ fs::path result_file(const CanaryOptions& options, const CanaryPackage& package,
   key.add(TORCH_ABI_CHECK_VERSION)
       .add(runner_hash)
       .add(package.sha256)
-      .add(release_identity(release))
+      .add(release_cache_identity(release))
       .add(package.spec.smoke)
       .add(package.spec.smoke_needs_gpu ? "gpu" : "any");
   for (const auto& module : package.modules) key.add(module);
@@ -138,12 +134,8 @@ void run_release(const StoredRelease& release, std::vector<PendingCell>& cells, 
                    .working_dir = run_dir,
                    .timeout = limit});
   for (std::size_t i = 0; i < cells.size(); ++i) {
-    fs::path written = run_dir / fmt::format("cell-{}.json", i);
-    if (fs::exists(written)) {
-      std::string text = read_file_text(written);
-      cells[i].result = json::parse(text);
-      fs::create_directories(cells[i].cache_file.parent_path());
-      write_file_atomically(cells[i].cache_file, text);
+    if (auto text = read_and_keep(run_dir / fmt::format("cell-{}.json", i), cells[i].cache_file)) {
+      cells[i].result = json::parse(*text);
     } else {
       cells[i].result = {{"stage", "crash"},
                          {"error", fmt::format("torch {}'s cell runner ended ({}) before this cell: {}",

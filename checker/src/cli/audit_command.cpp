@@ -40,7 +40,7 @@ ExitCode run_audit(const AuditCommandOptions& options, const CommonOptions& comm
   for (const auto& failure : report.failures) {
     std::cerr << fmt::format("torch-abi-check: error: {}: {}\n", failure.path, failure.problem);
   }
-  if (report.binaries.empty()) return ExitCode::ToolError;
+  if (report.binaries.empty() && report.pt2_packages.empty()) return ExitCode::ToolError;
 
   nlohmann::json document = new_report_document("audit", "torch-abi-check audit", judge_audit(report));
   document["audit"] = audit_section(report);
@@ -51,10 +51,13 @@ ExitCode run_audit(const AuditCommandOptions& options, const CommonOptions& comm
 
 void add_audit_command(CLI::App& app, const CommonOptions& common, CommandAction& action) {
   auto options = std::make_shared<AuditCommandOptions>();
-  auto* audit = app.add_subcommand(
-      "audit", "classify the imports of extension binaries (shared objects, wheels, directories, installed packages)");
+  auto* audit = app.add_subcommand("audit",
+                                   "classify the imports of extension binaries (shared objects, wheels, .pt2 packages, "
+                                   "directories, installed packages)");
   audit
-      ->add_option("paths", options->inputs, "shared objects, .whl files, directories or installed package directories")
+      ->add_option(
+          "paths", options->inputs,
+          "shared objects, .whl files, AOTInductor .pt2 packages, directories or installed package directories")
       ->required();
   audit->add_option("--target", options->target,
                     "the oldest torch the binaries must load on (overrides markers and Requires-Dist)");

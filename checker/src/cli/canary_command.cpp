@@ -14,34 +14,19 @@ namespace {
 
 struct CanaryCommandOptions {
   std::filesystem::path spec;
-  std::filesystem::path cache_dir;
-  std::vector<std::string> releases;
+  CellRunFlags run;
   std::filesystem::path baselines;
-  unsigned jobs = 0;
-  bool fresh = false;
   ReportOutputs outputs;
 };
-
-std::vector<StoredRelease> chosen_releases(const ReleaseStore& store, const std::vector<std::string>& names) {
-  if (names.empty()) {
-    auto all = store.releases();
-    if (all.empty()) store.require_newest();  // the ToolError that says how to install one
-    return all;
-  }
-  std::vector<StoredRelease> releases;
-  for (const auto& name : names) releases.push_back(store.require(name));
-  std::ranges::sort(releases, {}, &StoredRelease::version);
-  return releases;
-}
 
 ExitCode run_canary_command(const CommonOptions& common, const CanaryCommandOptions& options) {
   std::filesystem::path spec_path = options.spec.empty() ? default_canary_spec() : options.spec;
   CanarySpec spec = load_canary_spec(spec_path);
   ShimCatalog catalog = ShimCatalog::load_directory(baselines_or_default(options.baselines));
-  CanaryOptions canary{.cache_dir = options.cache_dir.empty() ? default_canary_cache_dir() : options.cache_dir,
-                       .fresh = options.fresh,
-                       .jobs = jobs_or_cores(options.jobs),
-                       .releases = chosen_releases(open_store(common), options.releases),
+  CanaryOptions canary{.cache_dir = options.run.cache_dir.empty() ? default_canary_cache_dir() : options.run.cache_dir,
+                       .fresh = options.run.fresh,
+                       .jobs = jobs_or_cores(options.run.jobs),
+                       .releases = chosen_releases(open_store(common), options.run.releases),
                        .progress = progress_line("canary")};
   CanaryResult result = run_canary(spec, catalog, canary);
   nlohmann::json document = new_report_document(
@@ -58,11 +43,9 @@ void add_canary_command(CLI::App& app, const CommonOptions& common, CommandActio
       "canary", "load published extension wheels under every stored release and compare with the audit's prediction");
   canary->add_option("--spec", options->spec, "canary spec (TOML; default: matrix/canary.toml)")
       ->check(CLI::ExistingFile);
-  canary->add_option("--torch", options->releases, "stored releases to load into (default: every stored release)");
-  canary->add_option("--cache-dir", options->cache_dir,
-                     "downloads, unpacked wheels and results (default: $XDG_CACHE_HOME/torch-abi-check/canary)");
-  canary->add_option("-j,--jobs", options->jobs, "releases run at once (default: number of CPUs)");
-  canary->add_flag("--fresh", options->fresh, "run every cell again (downloads are kept)");
+  add_cell_run_options(canary, options->run,
+                       "downloads, unpacked wheels and results (default: $XDG_CACHE_HOME/torch-abi-check/canary)",
+                       "run every cell again (downloads are kept)");
   add_baselines_option(canary, options->baselines);
   add_output_options(canary, options->outputs);
   canary->callback(

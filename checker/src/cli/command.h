@@ -49,6 +49,18 @@ ProgressLine progress_line(const std::string& label);
 // -j N, or one per core when N is 0.
 unsigned jobs_or_cores(unsigned jobs);
 
+// --torch (repeatable), --cache-dir DIR, -j/--jobs N and --fresh of the commands that load packages
+// under stored releases in forked cells (canary, aoti). `cache` and `fresh` say what those two mean there.
+struct CellRunFlags {
+  std::vector<std::string> releases;  // empty: every stored release
+  std::filesystem::path cache_dir;    // empty: the command's default
+  unsigned jobs = 0;
+  bool fresh = false;
+};
+void add_cell_run_options(CLI::App* command, CellRunFlags& flags, const std::string& cache, const std::string& fresh);
+// The stored releases `names` give (oldest first), or every stored release; a ToolError when none is stored.
+std::vector<StoredRelease> chosen_releases(const ReleaseStore& store, const std::vector<std::string>& names);
+
 // --canary-spec FILE and --no-canary: the published wheels that ci and release-gate load.
 struct CanaryRunFlags {
   std::filesystem::path spec;  // empty: matrix/canary.toml of the project
@@ -86,5 +98,6 @@ void add_release_gate_command(CLI::App& app, const CommonOptions& common, Comman
 void add_check_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
 void add_ci_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
 void add_canary_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
+void add_aoti_command(CLI::App& app, const CommonOptions& common, CommandAction& action);
 
 }  // namespace abicheck

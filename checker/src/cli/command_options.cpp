@@ -61,6 +61,25 @@ ProgressLine progress_line(const std::string& label) {
 
 unsigned jobs_or_cores(unsigned jobs) { return jobs != 0 ? jobs : std::max(1u, std::thread::hardware_concurrency()); }
 
+void add_cell_run_options(CLI::App* command, CellRunFlags& flags, const std::string& cache, const std::string& fresh) {
+  command->add_option("--torch", flags.releases, "stored releases to load into (default: every stored release)");
+  command->add_option("--cache-dir", flags.cache_dir, cache);
+  command->add_option("-j,--jobs", flags.jobs, "releases run at once (default: number of CPUs)");
+  command->add_flag("--fresh", flags.fresh, fresh);
+}
+
+std::vector<StoredRelease> chosen_releases(const ReleaseStore& store, const std::vector<std::string>& names) {
+  if (names.empty()) {
+    auto all = store.releases();
+    if (all.empty()) store.require_newest();  // the ToolError that says how to install one
+    return all;
+  }
+  std::vector<StoredRelease> releases;
+  for (const auto& name : names) releases.push_back(store.require(name));
+  std::ranges::sort(releases, {}, &StoredRelease::version);
+  return releases;
+}
+
 MatrixOptions matrix_options_from(const MatrixRunFlags& flags) {
   MatrixOptions options;
   options.cache_dir = flags.cache_dir.empty() ? default_matrix_cache_dir() : flags.cache_dir;

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   add_timeline_command(app, common, action);
   add_matrix_command(app, common, action);
   add_canary_command(app, common, action);
+  add_aoti_command(app, common, action);
   add_report_command(app, common, action);
   add_release_gate_command(app, common, action);
   add_check_command(app, common, action);

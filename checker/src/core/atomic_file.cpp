@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "core/file_text.h"
 #include "core/tool_error.h"
 
 namespace fs = std::filesystem;
@@ -38,6 +39,14 @@ void write_file_atomically(const fs::path& path, std::string_view content) {
     fs::remove(temporary, error);
     throw ToolError(fmt::format("{}: cannot be written: {}", path.string(), error.message()));
   }
+}
+
+std::optional<std::string> read_and_keep(const fs::path& written, const fs::path& keep) {
+  if (!fs::exists(written)) return std::nullopt;
+  std::string text = read_file_text(written);
+  fs::create_directories(keep.parent_path());
+  write_file_atomically(keep, text);
+  return text;
 }
 
 }  // namespace abicheck

@@ -172,6 +172,55 @@ nlohmann::json binary_json(const ObjectAudit& object) {
   };
 }
 
+nlohmann::json optional_text(const std::optional<std::string>& text) {
+  return text ? nlohmann::json(*text) : nlohmann::json(nullptr);
+}
+
+nlohmann::json pt2_package_json(const Pt2PackageAudit& package) {
+  nlohmann::json models = nlohmann::json::array();
+  for (const auto& model : package.contents.models) {
+    models.push_back({{"name", model.name},
+                      {"device", model.device},
+                      {"platform", model.platform},
+                      {"machine", model.machine},
+                      {"cpu_isa", model.cpu_isa},
+                      {"compute_capability", model.compute_capability},
+                      {"objects", model.objects},
+                      {"sources", model.sources}});
+  }
+  return {{"path", package.path},
+          {"archive_format", optional_text(package.contents.archive_format)},
+          {"archive_version", optional_text(package.contents.archive_version)},
+          {"serialization_version", optional_text(package.contents.serialization_version)},
+          {"models", models},
+          {"objects", package.objects},
+          {"verdict", to_string(package.verdict)},
+          {"min_torch", optional_version(package.min_torch)},
+          {"min_torch_to_load", optional_version(package.min_torch_to_load)},
+          {"problems", package.contents.problems}};
+}
+
+std::string pt2_package_text(const Pt2PackageAudit& package) {
+  const Pt2Contents& contents = package.contents;
+  std::vector<std::string> models;
+  for (const auto& model : contents.models) {
+    std::vector<std::string> facts{model.device.empty() ? "device not recorded" : model.device};
+    for (const std::string* fact : {&model.platform, &model.machine, &model.compute_capability}) {
+      if (!fact->empty()) facts.push_back(*fact);
+    }
+    if (!model.cpu_isa.empty()) facts.push_back(fmt::format("compiled for CPUs with {}", model.cpu_isa));
+    facts.push_back(fmt::format("{} object{}", model.objects.size(), model.objects.size() == 1 ? "" : "s"));
+    models.push_back(fmt::format("{} ({})", model.name.empty() ? "(unnamed)" : model.name, fmt::join(facts, ", ")));
+  }
+  std::string out = fmt::format("package {}: {} ({} objects), {}\n  format {} version {}; models: {}\n", package.path,
+                                to_string(package.verdict), package.objects.size(),
+                                min_torch_text(package.min_torch, package.min_torch_to_load),
+                                contents.archive_format.value_or("?"), contents.archive_version.value_or("?"),
+                                models.empty() ? "none" : fmt::format("{}", fmt::join(models, "; ")));
+  for (const auto& problem : contents.problems) out += fmt::format("  not fully read: {}\n", problem);
+  return out;
+}
+
 std::string describe_declared(const std::optional<DeclaredTarget>& target) {
   return target ? fmt::format("{} ({})", target->version.to_string(), target->source) : "none";
 }
@@ -192,11 +241,14 @@ nlohmann::json audit_section(const AuditReport& report) {
                       {"abi3", wheel.abi3},
                       {"objects", wheel.object_count}});
   }
+  nlohmann::json packages = nlohmann::json::array();
+  for (const auto& package : report.pt2_packages) packages.push_back(pt2_package_json(package));
   nlohmann::json failures = nlohmann::json::array();
   for (const auto& failure : report.failures)
     failures.push_back({{"path", failure.path}, {"problem", failure.problem}});
   nlohmann::json document = {{"binaries", binaries},
                              {"wheels", wheels},
+                             {"pt2_packages", packages},
                              {"errors", failures},
                              {"suppression_problems", suppression_problems_json(report.suppression_problems)}};
   return document;
@@ -267,6 +319,7 @@ std::string render_audit_text(const AuditReport& report, bool verbose) {
                        wheel.object_count, min_torch_text(wheel.min_torch, wheel.min_torch_to_load),
                        describe_declared(wheel.declared_target), wheel.abi3 ? ", abi3" : "");
   }
+  for (const auto& package : report.pt2_packages) out += pt2_package_text(package);
   out += render_suppression_problems_text(report.suppression_problems);
   std::map<AuditVerdict, int> counts;
   for (const auto& object : report.binaries) ++counts[object.verdict];

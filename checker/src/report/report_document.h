@@ -38,6 +38,7 @@ nlohmann::json merge_report_documents(const std::vector<nlohmann::json>& documen
                                       const std::vector<std::string>& sources, std::string_view title);
 
 // The sections a document may hold, in the order the report shows them.
-inline constexpr std::string_view kReportSections[] = {"check", "gate", "matrix", "canary", "diffs", "lint", "audit"};
+inline constexpr std::string_view kReportSections[] = {"check", "gate",  "matrix", "canary",
+                                                       "aoti",  "diffs", "lint",   "audit"};
 
 }  // namespace abicheck

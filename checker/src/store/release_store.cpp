@@ -185,4 +185,8 @@ ResolvedRelease ReleaseStore::resolve(const std::string& text) const {
 
 std::uint64_t ReleaseStore::shared_disk_bytes() const { return directory_bytes(root_ / "cuda"); }
 
+std::string release_cache_identity(const StoredRelease& release) {
+  return fmt::format("{}|{}|{}", release.version.to_full_string(), release.root.string(), release.device.describe());
+}
+
 }  // namespace abicheck

@@ -86,4 +86,8 @@ class ReleaseStore {
 
 StoredRelease read_release_manifest(const std::filesystem::path& manifest_path);
 
+// What a result cached from a run under this release depends on of it: its full version, where it
+// is installed, and its device runtime ("2.15.0|/root/.cache/...|CUDA 13.2").
+std::string release_cache_identity(const StoredRelease& release);
+
 }  // namespace abicheck

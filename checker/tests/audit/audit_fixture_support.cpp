@@ -132,7 +132,7 @@ AuditRun run_audit_json(std::vector<std::string> arguments) {
   return run;
 }
 
-void write_wheel(const std::filesystem::path& path, const std::vector<std::pair<std::string, std::string>>& entries) {
+void write_zip(const std::filesystem::path& path, const std::vector<std::pair<std::string, std::string>>& entries) {
   std::filesystem::remove(path);
   int error = 0;
   zip_t* archive = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &error);
@@ -144,6 +144,11 @@ void write_wheel(const std::filesystem::path& path, const std::vector<std::pair<
     ASSERT_GE(zip_file_add(archive, name.c_str(), source, ZIP_FL_ENC_UTF_8), 0);
   }
   ASSERT_EQ(zip_close(archive), 0);
+}
+
+std::string read_bytes(const std::filesystem::path& path) {
+  std::ifstream stream(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(stream), {}};
 }
 
 }  // namespace abicheck::testing

@@ -45,7 +45,11 @@ AuditRun run_audit_json(std::vector<std::string> arguments);
 
 std::filesystem::path audit_scratch_dir();
 
-// Writes a wheel (a zip) holding the given (entry name -> content) files. Fails the test on an error.
-void write_wheel(const std::filesystem::path& path, const std::vector<std::pair<std::string, std::string>>& entries);
+// Writes a zip archive (a wheel, a .pt2 package) holding the given (entry name -> content) files;
+// a gtest failure where libzip refuses.
+void write_zip(const std::filesystem::path& path, const std::vector<std::pair<std::string, std::string>>& entries);
+
+// A file's bytes.
+std::string read_bytes(const std::filesystem::path& path);
 
 }  // namespace abicheck::testing

@@ -184,7 +184,7 @@ TEST_F(TorchCxxExports, AnObjectNeedingABundledLibraryDoesNotLoadWhereThatLibrar
             std::string::npos);
 
   fs::path wheel = scratch_ / "pkg-1.0-cp311-cp311-linux_x86_64.whl";
-  testing::write_wheel(wheel, {{"pkg/_C.so", read_file_text(package / "lib" / "_C.so")},
+  testing::write_zip(wheel, {{"pkg/_C.so", read_file_text(package / "lib" / "_C.so")},
                                {"pkg/lib/libpkg_core.so", read_file_text(package / "lib" / "libpkg_core.so")},
                                {"pkg-1.0.dist-info/METADATA", "Metadata-Version: 2.1\nName: pkg\n"},
                                {"pkg-1.0.dist-info/WHEEL", "Wheel-Version: 1.0\nTag: cp311-cp311-linux_x86_64\n"}});

@@ -19,11 +19,6 @@ std::optional<std::filesystem::path> fixture_object(const std::string& name, std
   return std::nullopt;
 }
 
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream stream(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(stream), {}};
-}
-
 const nlohmann::json* binary_named(const nlohmann::json& report, const std::string& suffix) {
   for (const auto& binary : report["binaries"]) {
     if (binary["path"].get<std::string>().ends_with(suffix)) return &binary;
@@ -37,14 +32,13 @@ TEST(WheelAudit, RequiresDistIsTheDeclaredTargetAndTheWheelTakesItsWorstObject) 
   auto dlsym_object = fixture_object("dlsym_newer_shim", why);
   if (!needs_2_12 || !dlsym_object) GTEST_SKIP() << why;
   auto wheel = audit_scratch_dir() / "fixturepkg-1.0-cp39-abi3-manylinux_2_28_x86_64.whl";
-  write_wheel(wheel,
-              {{"fixturepkg/_tags.so", read_file(*needs_2_12)},
-               {"fixturepkg/_ops.so", read_file(*dlsym_object)},
-               {"fixturepkg/__init__.py", ""},
-               {"fixturepkg-1.0.dist-info/METADATA",
-                "Metadata-Version: 2.1\nName: fixturepkg\nRequires-Dist: torch (>=2.10)\n"
-                "Requires-Dist: pytest ; extra == \"test\"\n"},
-               {"fixturepkg-1.0.dist-info/WHEEL", "Wheel-Version: 1.0\nTag: cp39-abi3-manylinux_2_28_x86_64\n"}});
+  write_zip(wheel, {{"fixturepkg/_tags.so", read_bytes(*needs_2_12)},
+                    {"fixturepkg/_ops.so", read_bytes(*dlsym_object)},
+                    {"fixturepkg/__init__.py", ""},
+                    {"fixturepkg-1.0.dist-info/METADATA",
+                     "Metadata-Version: 2.1\nName: fixturepkg\nRequires-Dist: torch (>=2.10)\n"
+                     "Requires-Dist: pytest ; extra == \"test\"\n"},
+                    {"fixturepkg-1.0.dist-info/WHEEL", "Wheel-Version: 1.0\nTag: cp39-abi3-manylinux_2_28_x86_64\n"}});
   AuditRun run = run_audit_json({wheel.string()});
   EXPECT_EQ(run.exit_code, 1) << run.output;
   ASSERT_EQ(run.report["wheels"].size(), 1u) << run.output;

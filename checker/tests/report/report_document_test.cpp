@@ -82,7 +82,8 @@ TEST(ReportDocument, ReadRefusesWhatIsNotAVersionedDocument) {
   // failure kinds and shim coverage, the diff's operator changes and the canary, 3 the operators a
   // binary calls through the dispatcher, 4 the matrix coverage's shims not applicable here, 5 a
   // wheel's min_torch_to_load, 6 the verdict's explanation of each kind of finding, the diff's
-  // header-removed and parameters-swapped, and the audit's .pt2 packages.
+  // header-removed and parameters-swapped, the audit's .pt2 packages and
+  // the aoti section.
   for (int old_version : {1, 2, 3, 4, 5, 6}) {
     expect_refused(fmt::format("{{\"schema_version\": {}, \"verdict\": {{}}}}", old_version),
                    fmt::format("schema_version {} is not the one this torch-abi-check reads (7)", old_version));

@@ -1,0 +1,110 @@
+#include "aoti/aoti_observation.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <nlohmann/json.hpp>
+#include <regex>
+
+namespace abicheck {
+namespace {
+
+using nlohmann::json;
+
+std::vector<std::string> warnings_of(const json& result) {
+  std::vector<std::string> warnings;
+  for (const auto& warning : result.value("warnings", json::array())) warnings.push_back(warning.get<std::string>());
+  return warnings;
+}
+
+// The cause of a failed load, from the loader's own message.
+void explain_load_failure(const json& result, TorchVersion runtime, AotiObservation& observed) {
+  const std::string error = result.value("error", "");
+  const std::string release = runtime.to_full_string();
+  static const std::regex undefined_shim(R"(undefined symbol: (aoti_torch_\w+))");
+  std::smatch match;
+  if (result.contains("retry")) {
+    const json& retry = result["retry"];
+    const std::string module = retry.value("import", "");
+    observed.cause = fmt::format(
+        "torch {}'s torch._inductor.aoti_load_package uses {} without importing it: in a fresh process, where "
+        "nothing else imported it first, every package fails to load",
+        release, module);
+    observed.workaround = fmt::format("import {} before calling torch._inductor.aoti_load_package", module);
+    const std::string retry_stage = retry.value("stage", "");
+    if (retry_stage.empty()) {
+      observed.workaround_verified = true;
+      observed.workaround += retry.value("matches", false) ? " (tried here: the package then loads and matches eager)"
+                                                           : " (tried here: the package then loads)";
+    } else {
+      observed.workaround +=
+          fmt::format(" (tried here: it then fails at {}: {})", retry_stage, retry.value("error", ""));
+    }
+    for (auto& warning : warnings_of(retry)) observed.warnings.push_back(std::move(warning));
+  } else if (std::regex_search(error, match, undefined_shim)) {
+    observed.cause = fmt::format(
+        "the package's compiled code imports {}, which torch {} does not export (a shim newer "
+        "than the release, or one it removed)",
+        match[1].str(), release);
+    observed.workaround = "compile the package with the oldest torch it must run on";
+  } else if (error.find("version") != std::string::npos &&
+             (error.find("archive") != std::string::npos || error.find("package") != std::string::npos)) {
+    observed.cause = fmt::format("torch {}'s loader refuses the package's format version", release);
+    observed.workaround = "compile the package with a torch whose package format this release reads";
+  } else {
+    observed.cause = fmt::format("torch {}'s torch._inductor.aoti_load_package raised {}", release,
+                                 result.value("error_type", std::string("an error")));
+  }
+}
+
+}  // namespace
+
+std::string_view to_string(AotiOutcome outcome) {
+  switch (outcome) {
+    case AotiOutcome::Matches: return "matches";
+    case AotiOutcome::Loaded: return "loaded";
+    case AotiOutcome::WrongResult: return "wrong-result";
+    case AotiOutcome::LoadFailed: return "load-failed";
+    case AotiOutcome::RunFailed: return "run-failed";
+    case AotiOutcome::Crash: return "crash";
+    case AotiOutcome::Timeout: return "timeout";
+  }
+  return "crash";
+}
+
+bool is_failure(AotiOutcome outcome) { return outcome != AotiOutcome::Matches && outcome != AotiOutcome::Loaded; }
+
+AotiObservation judge_aoti_cell(const json& result, TorchVersion runtime) {
+  AotiObservation observed;
+  observed.seconds = result.value("seconds", 0.0);
+  observed.warnings = warnings_of(result);
+  const std::string stage = result.value("stage", "");
+  observed.detail = result.value("error", "");
+  const std::string release = runtime.to_full_string();
+  if (stage.empty()) {
+    observed.outcome = result.value("outputs", 0) > 0 ? AotiOutcome::Matches : AotiOutcome::Loaded;
+  } else if (stage == "load") {
+    observed.outcome = AotiOutcome::LoadFailed;
+    explain_load_failure(result, runtime, observed);
+  } else if (stage == "run") {
+    observed.outcome = AotiOutcome::RunFailed;
+    observed.cause = fmt::format("the package loads into torch {} but raises when run", release);
+  } else if (stage == "compare") {
+    observed.outcome = AotiOutcome::WrongResult;
+    std::vector<std::string> mismatches;
+    for (const auto& mismatch : result.value("mismatches", json::array())) {
+      mismatches.push_back(mismatch.get<std::string>());
+    }
+    observed.cause = fmt::format("under torch {} the package's outputs differ from eager's: {}", release,
+                                 fmt::join(mismatches, "; "));
+  } else if (stage == "timeout") {
+    observed.outcome = AotiOutcome::Timeout;
+    observed.cause = fmt::format("loading or running the package under torch {} did not end", release);
+  } else {
+    observed.outcome = AotiOutcome::Crash;
+    observed.cause = fmt::format("the cell's process died under torch {}", release);
+  }
+  return observed;
+}
+
+}  // namespace abicheck

@@ -1,0 +1,46 @@
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/torch_version.h"
+
+namespace abicheck {
+
+enum class AotiOutcome {
+  Matches,      // loaded, ran, and every output matches eager under the same release
+  Loaded,       // loaded and nothing to compare with (a package without reference inputs)
+  WrongResult,  // ran, but an output differs from eager
+  LoadFailed,   // torch._inductor.aoti_load_package raised
+  RunFailed,    // loaded, but running it raised
+  Crash,        // the cell's process died
+  Timeout,
+};
+
+std::string_view to_string(AotiOutcome outcome);
+bool is_failure(AotiOutcome outcome);
+
+// What one package did under one release, judged from what matrix/aoti_cells.py saw, with the cause
+// the tool makes of a failure and what a user can do about it where there is something.
+struct AotiObservation {
+  AotiOutcome outcome = AotiOutcome::Matches;
+  std::string detail;      // one line: the loader's own error, or the first mismatch
+  std::string cause;       // why, in the tool's words ("" when it matched)
+  std::string workaround;  // what a user can do; "" when the tool knows nothing to do
+  // The cell tried the workaround in the same child: the package then loaded (and matched eager).
+  bool workaround_verified = false;
+  std::vector<std::string> warnings;  // what the loader warned about
+  double seconds = 0;
+  bool cached = false;
+};
+
+// Judges a cell's raw result. A load that raised AttributeError for a submodule of torch._inductor
+// is the loader using a module nothing imported (torch 2.10.0's aoti_load_package and
+// torch._inductor.codecache): the cell retried after importing it, and the workaround is that
+// import, verified where the retry loaded. An undefined aoti_torch_* symbol is a shim the release
+// does not export; a mention of the archive's version is a changed package format.
+AotiObservation judge_aoti_cell(const nlohmann::json& result, TorchVersion runtime);
+
+}  // namespace abicheck

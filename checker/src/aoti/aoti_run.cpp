@@ -1,0 +1,284 @@
+#include "aoti/aoti_run.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <chrono>
+#include <mutex>
+#include <nlohmann/json.hpp>
+
+#include "core/atomic_file.h"
+#include "core/content_hash.h"
+#include "core/file_text.h"
+#include "core/parallel_for_each.h"
+#include "core/process.h"
+#include "core/project_paths.h"
+#include "core/tool_error.h"
+
+namespace abicheck {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+fs::path compile_script() { return project_root() / "matrix" / "aoti_compile.py"; }
+fs::path cells_script() { return project_root() / "matrix" / "aoti_cells.py"; }
+fs::path models_dir() { return project_root() / "kernels" / "aoti"; }
+
+// What a compile's or a cell's result depends on besides the release and the package: the script that
+// produces it, the forking it shares with the others, and the reference models.
+std::string script_hash(const fs::path& script) {
+  return ContentHash()
+      .add_file(script, project_root())
+      .add_file(project_root() / "matrix" / "forked_cells.py", project_root())
+      .add_file(models_dir() / "reference_models.py", project_root())
+      .hex();
+}
+
+std::map<std::string, std::string> python_environment() {
+  return {{"PYTHONDONTWRITEBYTECODE", "1"}, {"PYTHONUNBUFFERED", "1"}};
+}
+
+std::string trimmed(std::string text) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+  return text;
+}
+
+// Inductor's CPU compile and the loaders of torch 2.9 and 2.10 import setuptools (through cpp_builder
+// and torch.utils.cpp_extension), which those releases require only from Python 3.12: their store venvs
+// have none, where a user's venv of Python 3.11 has it. A folder holding only the host Python's
+// setuptools (links, made once) is what aoti_compile.py and aoti_cells.py append to sys.path of a
+// release that lacks it: nothing else of the host's packages becomes importable. Empty when the host
+// Python has no setuptools either.
+fs::path setuptools_only_dir(const fs::path& cache_dir) {
+  fs::path dir = cache_dir / "setuptools-only";
+  if (fs::exists(dir / "setuptools")) return dir;
+  ProcessResult where = run_process(
+      {.argv = {host_python(), "-c", "import os, setuptools; print(os.path.dirname(setuptools.__path__[0]))"}});
+  if (!where.succeeded()) return {};
+  const fs::path site = trimmed(where.output);
+  fs::create_directories(dir);
+  for (const char* name : {"pkg_resources", "_distutils_hack", "setuptools"}) {
+    std::error_code error;
+    if (fs::exists(site / name)) fs::create_directory_symlink(site / name, dir / name, error);
+  }
+  return fs::exists(dir / "setuptools") ? dir : fs::path();
+}
+
+// Compiles every reference model at `release` into its cache folder, unless a complete earlier
+// compile is there; returns the folder, with `error` set where the compile process died.
+fs::path compile_release(const StoredRelease& release, const AotiOptions& options, const std::string& compiler,
+                         const fs::path& setuptools, bool& cached, std::string& error) {
+  fs::path dir = options.cache_dir / "compiled" /
+                 fmt::format("{}-{}", release.version.to_full_string(),
+                             ContentHash().add(compiler).add(release_cache_identity(release)).hex());
+  cached = !options.fresh && fs::exists(dir / "manifest.json");
+  if (cached) return dir;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::map<std::string, std::string> environment = python_environment();
+  // Inductor's own caches per release: two releases never share generated code; one compile thread
+  // a release, since releases compile side by side.
+  environment.emplace("TORCHINDUCTOR_CACHE_DIR",
+                      (options.cache_dir / "inductor" / release.version.to_full_string()).string());
+  environment.emplace("TORCHINDUCTOR_COMPILE_THREADS", "1");
+  if (!setuptools.empty()) environment.emplace("TORCH_ABI_CHECK_SETUPTOOLS_DIR", setuptools.string());
+  ProcessResult run = run_process({.argv = {release.python.string(), compile_script().string(), "--out", dir.string(),
+                                            "--models-dir", models_dir().string()},
+                                   .extra_env = environment,
+                                   .working_dir = dir,
+                                   .timeout = std::chrono::minutes(30)});
+  if (!fs::exists(dir / "manifest.json")) {
+    // Not cached: the next run tries again.
+    error = fmt::format("the compile process ended ({}) before it listed its models: {}", run.describe(), run.tail(3));
+  }
+  return dir;
+}
+
+// The audit's view of a package: its shims, and per release whether all its objects load.
+void audit_package(AotiPackage& package, const ShimCatalog& catalog, const AotiOptions& options) {
+  AuditReport report = audit_paths({package.file}, catalog, AuditOptions{.releases = options.releases});
+  for (const auto& pt2 : report.pt2_packages) package.audit_problems = pt2.contents.problems;
+  for (const auto& failure : report.failures) package.audit_problems.push_back(failure.problem);
+  package.predicted_loads.assign(options.releases.size(), !report.binaries.empty());
+  package.predicted_why.assign(options.releases.size(), "");
+  for (const auto& object : report.binaries) {
+    for (const auto& shim : object.shims) package.shims.insert(shim.name);
+    for (std::size_t r = 0; r < object.loads.size() && r < options.releases.size(); ++r) {
+      const ReleaseLoad& load = object.loads[r];
+      if (load.loads()) continue;
+      package.predicted_loads[r] = false;
+      if (package.predicted_why[r].empty()) {
+        package.predicted_why[r] =
+            load.torch_misfits.empty() ? "its device runtime does not fit" : load.torch_misfits.front();
+      }
+    }
+  }
+}
+
+struct PendingCell {
+  std::size_t cell;
+  fs::path cache_file;
+  json result;
+};
+
+// Runs one release's uncached cells in one process of its Python (aoti_cells.py forks per cell).
+void run_release_cells(const StoredRelease& release, std::vector<PendingCell>& pending, const AotiResult& result,
+                       const AotiOptions& options, const fs::path& setuptools) {
+  const fs::path run_dir = options.cache_dir / "runs" / release.version.to_full_string();
+  fs::create_directories(run_dir);
+  json list = json::array();
+  for (std::size_t i = 0; i < pending.size(); ++i) {
+    const AotiPackage& package = result.packages[result.cells[pending[i].cell].package];
+    fs::path written = run_dir / fmt::format("cell-{}.json", i);
+    fs::remove(written);
+    list.push_back({{"package", package.file.string()},
+                    {"reference", package.reference.string()},
+                    {"model", package.model},
+                    {"models_dir", models_dir().string()},
+                    {"timeout_s", options.cell_timeout_s},
+                    {"result", written.string()}});
+  }
+  write_file_atomically(run_dir / "cells.json", list.dump(1));
+  auto limit =
+      std::chrono::seconds(static_cast<long>(options.cell_timeout_s * static_cast<double>(pending.size()) + 180));
+  std::map<std::string, std::string> environment = python_environment();
+  if (!setuptools.empty()) environment.emplace("TORCH_ABI_CHECK_SETUPTOOLS_DIR", setuptools.string());
+  ProcessResult run = run_process(
+      {.argv = {release.python.string(), cells_script().string(), "--cells", (run_dir / "cells.json").string()},
+       .extra_env = environment,
+       .working_dir = run_dir,
+       .timeout = limit});
+  // A cell without a result never ran: the runner died before it. It is not cached.
+  const json runner_ended = {{"stage", "crash"},
+                             {"error", fmt::format("torch {}'s cell runner ended ({}) before this cell: {}",
+                                                   release.version.to_full_string(), run.describe(), run.tail(2))}};
+  for (std::size_t i = 0; i < pending.size(); ++i) {
+    auto text = read_and_keep(run_dir / fmt::format("cell-{}.json", i), pending[i].cache_file);
+    pending[i].result = text ? json::parse(*text) : runner_ended;
+  }
+}
+
+std::vector<AotiPackage> reference_packages(const AotiOptions& options, const fs::path& setuptools,
+                                            AotiResult& result) {
+  const std::string compiler = script_hash(compile_script());
+  std::vector<fs::path> dirs(options.releases.size());
+  std::vector<char> cached(options.releases.size(), 0);
+  std::vector<std::string> errors(options.releases.size());
+  std::mutex progress_mutex;
+  parallel_for_each(options.releases.size(), options.jobs, [&](std::size_t r) {
+    bool was_cached = false;
+    dirs[r] = compile_release(options.releases[r], options, compiler, setuptools, was_cached, errors[r]);
+    cached[r] = was_cached ? 1 : 0;
+    std::lock_guard lock(progress_mutex);
+    if (options.progress) {
+      options.progress(fmt::format("torch {}: reference models {}", options.releases[r].version.to_full_string(),
+                                   was_cached ? "compiled earlier" : "compiled"));
+    }
+  });
+  std::vector<AotiPackage> packages;
+  for (std::size_t r = 0; r < options.releases.size(); ++r) {
+    (cached[r] ? result.compiles_cached : result.compiles_run) += 1;
+    if (!errors[r].empty()) {
+      packages.push_back(
+          {.model = "(every reference model)", .build = options.releases[r].version, .compile_error = errors[r]});
+      continue;
+    }
+    json manifest = json::parse(read_file_text(dirs[r] / "manifest.json"));
+    for (const auto& name : manifest["models"]) {
+      const std::string model = name.get<std::string>();
+      AotiPackage package{.model = model, .build = options.releases[r].version, .compile_cached = cached[r] != 0};
+      json status = json::parse(read_file_text(dirs[r] / (model + ".compile.json")));
+      package.compile_seconds = status.value("seconds", 0.0);
+      if (status.value("ok", false)) {
+        package.file = dirs[r] / (model + ".pt2");
+        package.reference = dirs[r] / (model + ".reference.pt");
+      } else {
+        package.compile_error = status.value("error", std::string("the compile failed"));
+      }
+      packages.push_back(std::move(package));
+    }
+  }
+  return packages;
+}
+
+}  // namespace
+
+std::set<std::string> AotiResult::shims_reached() const {
+  std::set<std::string> shims;
+  for (const auto& package : packages) shims.insert(package.shims.begin(), package.shims.end());
+  return shims;
+}
+
+fs::path default_aoti_cache_dir() { return user_cache_dir() / "aoti"; }
+
+AotiResult run_aoti(const ShimCatalog& catalog, const AotiOptions& given) {
+  const auto started = std::chrono::steady_clock::now();
+  // The scripts run in folders of the cache: every path handed to them is absolute.
+  AotiOptions options = given;
+  options.cache_dir = fs::absolute(given.cache_dir);
+  if (options.releases.empty()) throw ToolError("no torch release in the store: `torch-abi-check store install`");
+  AotiResult result;
+  for (const auto& release : options.releases) result.releases.push_back(release.version);
+  const fs::path setuptools = setuptools_only_dir(options.cache_dir);
+  const std::string runner = ContentHash().add(TORCH_ABI_CHECK_VERSION).add(script_hash(cells_script())).hex();
+  if (options.packages.empty()) {
+    result.packages = reference_packages(options, setuptools, result);
+  } else {
+    for (const auto& file : options.packages) {
+      std::error_code error;
+      if (!fs::is_regular_file(file, error)) throw ToolError(fmt::format("{}: no such .pt2 package", file.string()));
+      result.packages.push_back({.model = file.filename().string(), .file = fs::absolute(file)});
+    }
+  }
+  std::vector<std::vector<PendingCell>> pending(options.releases.size());
+  std::vector<std::optional<json>> cached;
+  for (std::size_t p = 0; p < result.packages.size(); ++p) {
+    AotiPackage& package = result.packages[p];
+    if (package.file.empty()) continue;
+    audit_package(package, catalog, options);
+    ContentHash package_key;
+    package_key.add(runner).add_file(package.file, package.file.parent_path()).add(package.model);
+    if (!package.reference.empty()) package_key.add_file(package.reference, package.reference.parent_path());
+    const std::string key = package_key.hex();
+    for (std::size_t r = 0; r < options.releases.size(); ++r) {
+      AotiCell cell{.package = p, .runtime = r};
+      cell.ran = !package.build || options.releases[r].version >= *package.build;
+      const std::size_t index = result.cells.size();
+      result.cells.push_back(cell);
+      cached.emplace_back();
+      if (!cell.ran) continue;
+      fs::path file = options.cache_dir / "results" /
+                      (ContentHash().add(key).add(release_cache_identity(options.releases[r])).hex() + ".json");
+      if (!options.fresh && fs::exists(file)) cached[index] = json::parse(read_file_text(file));
+      else pending[r].push_back({.cell = index, .cache_file = file});
+    }
+  }
+  std::mutex progress_mutex;
+  parallel_for_each(options.releases.size(), options.jobs, [&](std::size_t r) {
+    if (pending[r].empty()) return;
+    run_release_cells(options.releases[r], pending[r], result, options, setuptools);
+    std::lock_guard lock(progress_mutex);
+    if (options.progress) {
+      options.progress(
+          fmt::format("torch {}: {} packages loaded", options.releases[r].version.to_full_string(), pending[r].size()));
+    }
+  });
+  for (std::size_t r = 0; r < options.releases.size(); ++r) {
+    for (const auto& cell : pending[r]) {
+      result.cells[cell.cell].observed = judge_aoti_cell(cell.result, options.releases[r].version);
+      ++result.cells_run;
+    }
+  }
+  for (std::size_t index = 0; index < result.cells.size(); ++index) {
+    if (!cached[index]) continue;
+    AotiCell& cell = result.cells[index];
+    cell.observed = judge_aoti_cell(*cached[index], options.releases[cell.runtime].version);
+    cell.observed.cached = true;
+    ++result.cells_cached;
+  }
+  result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return result;
+}
+
+}  // namespace abicheck

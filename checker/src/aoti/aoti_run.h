@@ -1,0 +1,80 @@
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "aoti/aoti_observation.h"
+#include "audit/binary_audit.h"
+#include "audit/shim_catalog.h"
+#include "store/release_store.h"
+
+namespace abicheck {
+
+// One package of the suite: a reference model (kernels/aoti/reference_models.py) compiled at a
+// stored release, or a user's .pt2.
+struct AotiPackage {
+  std::string model;                  // the reference model's name, or the user's file name
+  std::optional<TorchVersion> build;  // the release that compiled it (a user's package: none known)
+  std::filesystem::path file;         // the .pt2 (empty where the compile failed)
+  std::filesystem::path reference;    // its weights and inputs (torch.save); empty for a user's package
+  std::string compile_error;          // why the release could not compile it: it has no cells
+  double compile_seconds = 0;
+  bool compile_cached = false;
+  // The audit of its compiled objects: the shims they import, and whether they load into each release.
+  std::set<std::string> shims;
+  std::vector<std::string> audit_problems;  // what the audit could not read (Pt2Contents::problems)
+  std::vector<bool> predicted_loads;        // per release of AotiResult::releases
+  std::vector<std::string> predicted_why;   // per release: why not, "" where it loads
+};
+
+// One package under one release: loaded where the release is at or after the package's build, else
+// only predicted by the audit.
+struct AotiCell {
+  std::size_t package = 0;
+  std::size_t runtime = 0;  // index into AotiResult::releases
+  bool ran = false;
+  AotiObservation observed;  // when it ran
+};
+
+struct AotiResult {
+  std::vector<TorchVersion> releases;  // oldest first
+  std::vector<AotiPackage> packages;   // reference packages by build then model; users' after
+  std::vector<AotiCell> cells;         // by package, then release
+  int compiles_run = 0;
+  int compiles_cached = 0;
+  int cells_run = 0;
+  int cells_cached = 0;
+  double wall_s = 0;
+
+  // Every shim the compiled code of the packages imports, and those of them that call an ATen op on
+  // the CPU (aoti_torch_cpu_*).
+  std::set<std::string> shims_reached() const;
+};
+
+struct AotiOptions {
+  std::filesystem::path cache_dir;  // compiled packages, inductor caches, cell results
+  bool fresh = false;               // compile and run every cell again
+  unsigned jobs = 1;                // releases compiled or run side by side
+  std::vector<StoredRelease> releases;
+  // The user's packages; none: the reference models, compiled at every release.
+  std::vector<std::filesystem::path> packages;
+  double cell_timeout_s = 300;
+  std::function<void(const std::string& line)> progress;
+};
+
+// $XDG_CACHE_HOME (or ~/.cache)/torch-abi-check/aoti.
+std::filesystem::path default_aoti_cache_dir();
+
+// Compiles the reference models at every release (matrix/aoti_compile.py, one process per
+// release, a forked child per model; cached by the models, the scripts and the release), audits
+// each package for its shims and per-release prediction, then loads every package under every
+// release at or after its build (matrix/aoti_cells.py: torch and torch._inductor imported once, a forked child per
+// cell; cached by package, reference and release) and judges what happened. A user's packages are
+// loaded under every release. Throws ToolError when there is no release.
+AotiResult run_aoti(const ShimCatalog& catalog, const AotiOptions& options);
+
+}  // namespace abicheck

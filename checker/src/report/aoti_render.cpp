@@ -1,0 +1,128 @@
+#include "report/aoti_render.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <set>
+
+namespace abicheck {
+namespace {
+
+using nlohmann::json;
+
+json cell_json(const AotiResult& result, const AotiPackage& package, const AotiCell& cell) {
+  const bool predicted = cell.runtime < package.predicted_loads.size() && package.predicted_loads[cell.runtime];
+  json entry = {{"release", result.releases[cell.runtime].to_full_string()},
+                {"ran", cell.ran},
+                {"predicted_loads", predicted},
+                {"prediction_reason",
+                 cell.runtime < package.predicted_why.size() ? package.predicted_why[cell.runtime] : std::string()},
+                {"outcome", nullptr},
+                {"detail", ""},
+                {"cause", ""},
+                {"workaround", ""},
+                {"workaround_verified", false},
+                {"warnings", json::array()},
+                {"seconds", 0},
+                {"cached", false}};
+  if (cell.ran) {
+    const AotiObservation& observed = cell.observed;
+    entry["outcome"] = to_string(observed.outcome);
+    entry["detail"] = observed.detail;
+    entry["cause"] = observed.cause;
+    entry["workaround"] = observed.workaround;
+    entry["workaround_verified"] = observed.workaround_verified;
+    entry["warnings"] = observed.warnings;
+    entry["seconds"] = observed.seconds;
+    entry["cached"] = observed.cached;
+  }
+  return entry;
+}
+
+std::string package_label(const json& package) {
+  return package["build"].is_null()
+             ? package["model"].get<std::string>()
+             : fmt::format("{}@{}", package["model"].get<std::string>(), package["build"].get<std::string>());
+}
+
+}  // namespace
+
+json aoti_section(const AotiResult& result) {
+  json releases = json::array();
+  for (const auto& release : result.releases) releases.push_back(release.to_full_string());
+  json packages = json::array();
+  for (std::size_t p = 0; p < result.packages.size(); ++p) {
+    const AotiPackage& package = result.packages[p];
+    json cells = json::array();
+    for (const auto& cell : result.cells) {
+      if (cell.package == p) cells.push_back(cell_json(result, package, cell));
+    }
+    packages.push_back({{"model", package.model},
+                        {"build", package.build ? json(package.build->to_full_string()) : json(nullptr)},
+                        {"file", package.file.string()},
+                        {"compile_error", package.compile_error},
+                        {"compile_seconds", package.compile_seconds},
+                        {"shims", package.shims},
+                        {"audit_problems", package.audit_problems},
+                        {"cells", cells}});
+  }
+  std::set<std::string> shims = result.shims_reached();
+  std::vector<std::string> names(shims.begin(), shims.end());
+  auto cpu = std::ranges::count_if(names, [](const std::string& name) { return name.starts_with("aoti_torch_cpu_"); });
+  return {{"releases", releases},
+          {"packages", packages},
+          {"coverage", {{"shims", names.size()}, {"cpu_shims", cpu}, {"names", names}}},
+          {"cost",
+           {{"compiles_run", result.compiles_run},
+            {"compiles_cached", result.compiles_cached},
+            {"cells_run", result.cells_run},
+            {"cells_cached", result.cells_cached},
+            {"wall_s", result.wall_s}}}};
+}
+
+std::string render_aoti_text(const json& section) {
+  std::string out = fmt::format("{:<32}", "package \\ torch");
+  for (const auto& release : section["releases"]) out += fmt::format(" {:<13}", release.get<std::string>());
+  out += "\n";
+  std::vector<std::string> causes;
+  bool bracketed = false;
+  for (const auto& package : section["packages"]) {
+    out += fmt::format("{:<32}", package_label(package));
+    if (!package["compile_error"].get<std::string>().empty()) {
+      out += " not compiled: " + package["compile_error"].get<std::string>() + "\n";
+      continue;
+    }
+    for (const auto& cell : package["cells"]) {
+      bracketed = bracketed || !cell["ran"].get<bool>();
+      std::string shown = cell["ran"].get<bool>() ? cell["outcome"].get<std::string>()
+                                                  : (cell["predicted_loads"].get<bool>() ? "(loads?)" : "(no load)");
+      out += fmt::format(" {:<13}", shown);
+      if (cell["ran"].get<bool>() && !cell["cause"].get<std::string>().empty()) {
+        std::string line = fmt::format("{} on torch {}: {}", package_label(package), cell["release"].get<std::string>(),
+                                       cell["detail"].get<std::string>());
+        line += fmt::format("\n    cause: {}", cell["cause"].get<std::string>());
+        if (!cell["workaround"].get<std::string>().empty()) {
+          line += fmt::format("\n    workaround: {}", cell["workaround"].get<std::string>());
+        }
+        causes.push_back(line);
+      }
+    }
+    out += "\n";
+  }
+  if (bracketed) {
+    out += "(in brackets: not loaded, the release is older than the one that compiled it; the audit's prediction)\n";
+  }
+  for (const auto& cause : causes) out += cause + "\n";
+  const json& coverage = section["coverage"];
+  out += fmt::format("shims the compiled code imports: {} distinct, {} of them aoti_torch_cpu_*\n",
+                     coverage["shims"].get<std::size_t>(), coverage["cpu_shims"].get<std::size_t>());
+  const json& cost = section["cost"];
+  out += fmt::format("(compiles: {} run, {} from cache; cells: {} run, {} from cache; {:.1f} s)\n",
+                     cost["compiles_run"].get<int>(), cost["compiles_cached"].get<int>(), cost["cells_run"].get<int>(),
+                     cost["cells_cached"].get<int>(), cost["wall_s"].get<double>());
+  return out;
+}
+
+}  // namespace abicheck

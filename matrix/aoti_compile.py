@@ -1,0 +1,91 @@
+"""Compiles the AOTInductor reference models with one torch release, inside its Python (the standard
+library and torch only; setuptools too, which Inductor's CPU compile imports).
+
+Usage: python aoti_compile.py --out DIR --models-dir kernels/aoti [--models a,b]
+
+Torch and torch._inductor are imported once, then each reference model
+(kernels/aoti/reference_models.py) is exported with torch.export and packaged by
+torch._inductor.aoti_compile_and_package (CPU) in a forked child: DIR/<model>.pt2, its weights and
+inputs in DIR/<model>.reference.pt (torch.save: eager under any other release runs on exactly what
+was compiled) and DIR/<model>.compile.json ({"torch", "ok", "error", "seconds"}; a model the release
+cannot compile is a result, not the end). DIR/manifest.json lists the models once every child has
+ended. matrix/aoti_cells.py loads the packages.
+"""
+
+import argparse
+import os
+import sys
+import time
+import traceback
+
+from forked_cells import Cell, run_forked
+from forked_cells import write_json_atomically as write_result
+
+
+def describe(error):
+    text = f"{type(error).__name__}: {error}"
+    return text.splitlines()[0] if text else text
+
+
+def compile_model(name, out_dir):
+    import torch  # noqa: E402  (B's torch)
+    import reference_models  # noqa: E402
+
+    status = {"torch": torch.__version__, "ok": False, "error": ""}
+    started = time.monotonic()
+    try:
+        model = reference_models.make_model(name)
+        inputs = reference_models.example_inputs(name)
+        torch.save({"state": model.state_dict(), "inputs": inputs}, os.path.join(out_dir, f"{name}.reference.pt"))
+        exported = torch.export.export(model, inputs, dynamic_shapes=reference_models.dynamic_shapes(name, inputs))
+        torch._inductor.aoti_compile_and_package(exported, package_path=os.path.join(out_dir, f"{name}.pt2"))
+        status["ok"] = True
+    except Exception as error:  # noqa: BLE001  (a model B cannot compile is a result, not the end)
+        status["error"] = describe(error)
+        traceback.print_exc()
+    status["seconds"] = round(time.monotonic() - started, 3)
+    write_result(os.path.join(out_dir, f"{name}.compile.json"), status)
+    return 0 if status["ok"] else 1
+
+
+def compile_all(out_dir, models_dir, only):
+    sys.path.insert(0, models_dir)
+    os.makedirs(out_dir, exist_ok=True)
+    try:
+        import setuptools  # noqa: F401,E402  (Inductor's CPU compile imports it through torch.utils.cpp_extension)
+    except ImportError:
+        # Torch 2.9 and 2.10 require it only from Python 3.12: a folder of the host's setuptools alone,
+        # last on the path (torch-abi-check makes it).
+        if os.environ.get("TORCH_ABI_CHECK_SETUPTOOLS_DIR"):
+            sys.path.append(os.environ["TORCH_ABI_CHECK_SETUPTOOLS_DIR"])
+    import torch  # noqa: E402,F401
+    import torch._inductor  # noqa: E402,F401  (once, in the parent: each child compiles only)
+    import reference_models  # noqa: E402
+
+    names = [name for name in sorted(reference_models.MODELS) if not only or name in only]
+
+    def body(name):
+        return lambda: compile_model(name, out_dir)
+
+    cells = [Cell(body(name), 900, log=os.path.join(out_dir, f"{name}.compile.log")) for name in names]
+    for index, ended in run_forked(cells):
+        status_file = os.path.join(out_dir, f"{names[index]}.compile.json")
+        if not os.path.exists(status_file):
+            write_result(status_file, {"ok": False, "error": f"the compile ended early: {ended}",
+                                       "seconds": ended["seconds"]})
+    write_result(os.path.join(out_dir, "manifest.json"), {"torch": torch.__version__, "models": names})
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", required=True, help="the directory of the packages")
+    parser.add_argument("--models-dir", required=True, help="the directory of reference_models.py")
+    parser.add_argument("--models", default="", help="only these models (comma-separated)")
+    arguments = parser.parse_args()
+    only = {name for name in arguments.models.split(",") if name}
+    return compile_all(arguments.out, arguments.models_dir, only)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
