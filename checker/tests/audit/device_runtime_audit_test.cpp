@@ -225,9 +225,9 @@ TEST_F(DeviceRuntimeAudit, APackagesOwnCudaMinorCheckIsFoundAndSaysItsImportRefu
   auto audit_wheel = [&](const std::string& name, const std::string& check_source) {
     fs::path wheel = scratch_ / (name + "-1.0-cp311-cp311-linux_x86_64.whl");
     testing::write_zip(wheel, {{name + "/_C.so", read_file_text(scratch_ / "needs_cu12.so")},
-                                 {name + "/version.py", "__version__ = '1.0'\ncuda = '12.6'\n"},
-                                 {name + "/_extension/utils.py", check_source},
-                                 {name + "-1.0.dist-info/METADATA", "Metadata-Version: 2.1\nName: " + name + "\n"}});
+                               {name + "/version.py", "__version__ = '1.0'\ncuda = '12.6'\n"},
+                               {name + "/_extension/utils.py", check_source},
+                               {name + "-1.0.dist-info/METADATA", "Metadata-Version: 2.1\nName: " + name + "\n"}});
     return audit({wheel.string()});
   };
   Audit minor_checked = audit_wheel("minorpkg", check);

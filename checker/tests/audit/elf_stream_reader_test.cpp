@@ -237,7 +237,7 @@ TEST_F(ElfStream, RefusesToKeepMoreThanItsBound) {
 
 // A wheel holding far_dynamic.so under the given compression; sizes patched when declared_size is set.
 fs::path write_zip(const fs::path& path, const std::string& object, zip_int32_t method,
-                     std::optional<std::uint32_t> declared_size = std::nullopt) {
+                   std::optional<std::uint32_t> declared_size = std::nullopt) {
   fs::remove(path);
   int error = 0;
   zip_t* archive = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &error);
@@ -289,9 +289,8 @@ TEST_F(ElfStream, EntryShorterOrLongerThanItDeclaresFailsTheWheel) {
   auto size = static_cast<std::uint32_t>(far_dynamic_.size());
   for (auto [declared, problem] : {std::pair{size + 4096, "is corrupt"}, std::pair{size - 4096, "is corrupt"}}) {
     std::string wheel_error;
-    audit_wheel_entry(
-        write_zip(scratch_ / "cut-1.0-py3-none-linux_x86_64.whl", far_dynamic_, ZIP_CM_DEFLATE, declared),
-        wheel_error);
+    audit_wheel_entry(write_zip(scratch_ / "cut-1.0-py3-none-linux_x86_64.whl", far_dynamic_, ZIP_CM_DEFLATE, declared),
+                      wheel_error);
     EXPECT_NE(wheel_error.find("entry 'pkg/_C.so' " + std::string(problem)), std::string::npos)
         << declared << ": " << wheel_error;
   }

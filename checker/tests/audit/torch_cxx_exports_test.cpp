@@ -185,9 +185,9 @@ TEST_F(TorchCxxExports, AnObjectNeedingABundledLibraryDoesNotLoadWhereThatLibrar
 
   fs::path wheel = scratch_ / "pkg-1.0-cp311-cp311-linux_x86_64.whl";
   testing::write_zip(wheel, {{"pkg/_C.so", read_file_text(package / "lib" / "_C.so")},
-                               {"pkg/lib/libpkg_core.so", read_file_text(package / "lib" / "libpkg_core.so")},
-                               {"pkg-1.0.dist-info/METADATA", "Metadata-Version: 2.1\nName: pkg\n"},
-                               {"pkg-1.0.dist-info/WHEEL", "Wheel-Version: 1.0\nTag: cp311-cp311-linux_x86_64\n"}});
+                             {"pkg/lib/libpkg_core.so", read_file_text(package / "lib" / "libpkg_core.so")},
+                             {"pkg-1.0.dist-info/METADATA", "Metadata-Version: 2.1\nName: pkg\n"},
+                             {"pkg-1.0.dist-info/WHEEL", "Wheel-Version: 1.0\nTag: cp311-cp311-linux_x86_64\n"}});
   fs::path json = scratch_ / "bundled.json";
   ProcessResult run =
       run_cli({"--store", (scratch_ / "store").string(), "audit", wheel.string(), "--json", json.string()});
