@@ -146,9 +146,4 @@ void write_zip(const std::filesystem::path& path, const std::vector<std::pair<st
   ASSERT_EQ(zip_close(archive), 0);
 }
 
-std::string read_bytes(const std::filesystem::path& path) {
-  std::ifstream stream(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(stream), {}};
-}
-
 }  // namespace abicheck::testing

@@ -49,7 +49,4 @@ std::filesystem::path audit_scratch_dir();
 // a gtest failure where libzip refuses.
 void write_zip(const std::filesystem::path& path, const std::vector<std::pair<std::string, std::string>>& entries);
 
-// A file's bytes.
-std::string read_bytes(const std::filesystem::path& path);
-
 }  // namespace abicheck::testing

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "audit/audit_fixture_support.h"
+#include "core/file_text.h"
 
 namespace abicheck::testing {
 namespace {
@@ -50,7 +51,7 @@ TEST(Pt2PackageRead, APackageInsideAWheelIsFoundAndNamedByTheWheel) {
   write_zip(package, source_only_package());
   auto wheel = audit_scratch_dir() / "models-1.0-py3-none-any.whl";
   write_zip(wheel, {{"models/__init__.py", ""},
-                    {"models/compiled/model.pt2", read_bytes(package)},
+                    {"models/compiled/model.pt2", read_file_text(package)},
                     {"models-1.0.dist-info/METADATA", "Metadata-Version: 2.1\nName: models\n"}});
   AuditRun run = run_audit_json({wheel.string()});
   EXPECT_EQ(run.exit_code, 1) << run.output;

@@ -7,6 +7,7 @@
 
 #include "audit/audit_fixture_support.h"
 #include "audit/wheel_reader.h"
+#include "core/file_text.h"
 
 namespace abicheck::testing {
 namespace {
@@ -32,8 +33,8 @@ TEST(WheelAudit, RequiresDistIsTheDeclaredTargetAndTheWheelTakesItsWorstObject) 
   auto dlsym_object = fixture_object("dlsym_newer_shim", why);
   if (!needs_2_12 || !dlsym_object) GTEST_SKIP() << why;
   auto wheel = audit_scratch_dir() / "fixturepkg-1.0-cp39-abi3-manylinux_2_28_x86_64.whl";
-  write_zip(wheel, {{"fixturepkg/_tags.so", read_bytes(*needs_2_12)},
-                    {"fixturepkg/_ops.so", read_bytes(*dlsym_object)},
+  write_zip(wheel, {{"fixturepkg/_tags.so", read_file_text(*needs_2_12)},
+                    {"fixturepkg/_ops.so", read_file_text(*dlsym_object)},
                     {"fixturepkg/__init__.py", ""},
                     {"fixturepkg-1.0.dist-info/METADATA",
                      "Metadata-Version: 2.1\nName: fixturepkg\nRequires-Dist: torch (>=2.10)\n"
