@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Configures and builds everything (checker, CLI, tests) into build/. Incremental when re-run; with
-# ccache on the machine (ci/setup.sh installs it) a clean rebuild of unchanged sources is a cache hit.
+# Configures and builds everything (checker, CLI, tests) into build/, or only the targets named
+# (`bash ci/build.sh torch-abi-check`: the CLI). Incremental when re-run; with ccache on the machine
+# (ci/setup.sh installs it) a clean rebuild of unchanged sources is a cache hit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 launcher=()
@@ -9,4 +10,6 @@ if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=cc
 # clone in another folder (CI's) hits what any earlier clone compiled.
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" >/dev/null
-cmake --build build --parallel "$(nproc)"
+targets=()
+for target in "$@"; do targets+=(--target "$target"); done
+cmake --build build --parallel "$(nproc)" "${targets[@]}"

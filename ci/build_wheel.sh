@@ -13,6 +13,9 @@ out=$(realpath -m "${1:-dist}")
 bash ci/setup.sh >&2
 tools="${TORCH_ABI_CHECK_TOOLS_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/torch-abi-check-tools}"
 if command -v ccache >/dev/null; then export CMAKE_CXX_COMPILER_LAUNCHER=ccache; fi
+# As in ci/build.sh: paths hashed relative to the checkout, so a clone in another folder (CI's, the
+# PythonPackage test's) hits what an earlier clone compiled.
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 
 unrepaired=$(mktemp -d)
 trap 'rm -rf "$unrepaired"' EXIT

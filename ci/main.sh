@@ -20,9 +20,14 @@ fi
 
 if [ -z "$cli" ]; then
   bash ci/setup.sh
-  bash ci/build.sh
+  # The store's download (network-bound) beside the build of the CLI alone (CPU-bound).
+  bash ci/store_install.sh &
+  store_install=$!
+  # A failed build ends the script: the download goes with it (an interrupted release is redone).
+  trap 'kill "$store_install" 2>/dev/null || true' EXIT
+  bash ci/build.sh torch-abi-check
+  wait "$store_install"
   cli=build/checker/torch-abi-check
-  "$cli" store install
 fi
 
 exec "$cli" ci "$@"

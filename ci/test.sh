@@ -12,9 +12,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 (($#)) || set -- -LE corpus-full
 bash ci/setup.sh
-bash ci/build.sh
 
-# The store is installed unless the tests selected by label (-L/--label-regex) need none of it.
+# The store is installed unless the tests selected by label (-L/--label-regex) need none of it. Its
+# download is network-bound and the build CPU-bound: on a new machine they run side by side.
 labels=""
 excludes=false
 arguments=("$@")
@@ -26,10 +26,17 @@ for ((i = 0; i < ${#arguments[@]}; i++)); do
     --label-regex=*) labels="${arguments[i]#--label-regex=}" ;;
   esac
 done
+store_install=
 if [[ -z $labels || $excludes == true || store =~ $labels || corpus =~ $labels ]]; then
-  build/checker/torch-abi-check store install
+  bash ci/store_install.sh &
+  store_install=$!
+  # A failed build ends the script: the download goes with it (an interrupted release is redone).
+  trap 'kill "$store_install" 2>/dev/null || true' EXIT
 else
   echo "test: the tests labelled '$labels' need no torch store; not installing it"
 fi
+bash ci/build.sh
+if [[ -n $store_install ]]; then wait "$store_install"; fi
+
 cd build
 ctest --output-on-failure --timeout 1800 --parallel "$(nproc)" "$@"

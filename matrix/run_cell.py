@@ -165,7 +165,9 @@ def serve(cells_file, jobs, summary):
         cells = json.load(stream)
     started = time.monotonic()
     import torch  # noqa: E402  (once: every cell forks from here)
-    import harness  # noqa: E402,F401  (its CASES stay empty here: each child imports its own tests)
+    import harness  # noqa: E402  (its CASES stay empty here: each child imports its own tests)
+
+    harness.warm_up()
 
     import_s = round(time.monotonic() - started, 3)
     print(f"torch {torch.__version__} imported in {import_s:.2f} s; {len(cells)} cells", flush=True)

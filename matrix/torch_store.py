@@ -91,20 +91,36 @@ def say(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def run(command: list[str], *, what: str, env: dict | None = None) -> str:
-    """Runs a command; on failure raises StoreError with the last line it printed."""
-    quiet = not is_tty()
-    result = subprocess.run(
-        command,
-        env=env,
-        stdout=subprocess.PIPE if quiet else None,
-        stderr=subprocess.STDOUT if quiet else None,
-        text=True,
-    )
-    if result.returncode != 0:
-        tail = (result.stdout or "").strip().splitlines()[-1:] if quiet else []
-        raise StoreError(f"{what} failed (exit {result.returncode})" + (f": {tail[0]}" if tail else ""))
-    return result.stdout or ""
+# A log that is no terminal gets a line at least this often while a quiet step (a download of several
+# GB, say) runs, so a CI log shows the job is alive and what it is doing. (The environment variable
+# is for the test that sees it, whose steps take seconds.)
+HEARTBEAT_S = float(os.environ.get("TORCH_ABI_CHECK_HEARTBEAT_S", "30"))
+
+
+def run(command: list[str], *, what: str, env: dict | None = None, capture: bool = False) -> str:
+    """Runs a command; on failure raises StoreError with the last line it printed. In a terminal its
+    output shows there (stdout is returned where `capture`); otherwise it is kept and returned, and a
+    heartbeat is printed while it runs."""
+    if is_tty():
+        result = subprocess.run(command, env=env, text=True, stdout=subprocess.PIPE if capture else None)
+        if result.returncode != 0:
+            raise StoreError(f"{what} failed (exit {result.returncode})")
+        return result.stdout or ""
+    started = time.monotonic()
+    with tempfile.TemporaryFile(mode="w+") as output:
+        process = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT, text=True)
+        while True:
+            try:
+                returncode = process.wait(timeout=HEARTBEAT_S)
+                break
+            except subprocess.TimeoutExpired:
+                say(f"store: {what}: still running, {time.monotonic() - started:.0f} s so far")
+        output.seek(0)
+        text = output.read()
+    if returncode != 0:
+        tail = text.strip().splitlines()[-1:]
+        raise StoreError(f"{what} failed (exit {returncode})" + (f": {tail[0]}" if tail else ""))
+    return text
 
 
 def pip_command(subcommand: str, *args: str, python: Path | None = None) -> list[str]:
@@ -333,7 +349,7 @@ class Store:
                 what=f"installing torch {version_text(version)}'s Python dependencies")
 
         imported = run([str(python), "-c", "import torch; print(torch.__version__)"],
-                       what=f"importing torch {version_text(version)}").strip().splitlines()
+                       what=f"importing torch {version_text(version)}", capture=True).strip().splitlines()
         reported = imported[-1].split("+")[0] if imported else ""
         if reported != version_text(version):
             raise StoreError(f"torch {version_text(version)} imports as '{reported}'")

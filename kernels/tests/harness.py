@@ -73,6 +73,14 @@ def assert_close(actual, expected, what=""):
         raise AssertionError(f"{what}: values differ")
 
 
+def warm_up():
+    """Makes the first comparison's lazy imports (torch.testing imports torch.distributed.tensor on its
+    first call: about 3 s of CPU on 2.15, most of a cell's time) in the process that forks the cells,
+    so that each forked cell does not pay them again. One-element tensors: no thread pool starts."""
+    one = torch.ones(1)
+    torch.testing.assert_close(one, one)
+
+
 def assert_raises(exception_type, message_part, call):
     """The call must raise `exception_type` with `message_part` in its message: an error path is
     checked by what it says, so that a shim failing for another reason is not taken for it.

@@ -62,6 +62,17 @@ TEST_F(LocalTorchIndex, InstallFromAnIndexIsListedAsACpuReleaseWithItsSource) {
   EXPECT_EQ(manifest.at("wheel"), "torch-2.99.0+cpu-py3-none-any.whl");
 }
 
+TEST_F(LocalTorchIndex, AnInstallIntoALogThatIsNoTerminalSaysWhatIsStillRunning) {
+  // CI logs are no terminal: pip runs quietly there, so the store says what it waits on instead (every
+  // 30 s; here a tenth of a second, since a local index installs in seconds).
+  auto installed = run_process({.argv = {TORCH_ABI_CHECK_CLI, "--store", store(), "store", "install", "--from", "2.99",
+                                         "--index-url", index_url()},
+                                .extra_env = {{"TORCH_ABI_CHECK_HEARTBEAT_S", "0.1"}}});
+  ASSERT_TRUE(installed.succeeded()) << installed.output;
+  EXPECT_NE(installed.output.find("store: installing the torch 2.99.0 wheel: still running"), std::string::npos)
+      << installed.output;
+}
+
 TEST_F(LocalTorchIndex, FindLinksIsReadBesideTheIndex) {
   // An index without torch, and the wheel in a directory beside it: pip reads both, as it would.
   auto plan = run_cli({"--store", store(), "store", "install", "--dry-run", "2.99", "--index-url",
