@@ -4,6 +4,8 @@
 # (ci/setup.sh installs it) a clean rebuild of unchanged sources is a cache hit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. ci/heartbeat.sh  # a line at least every 30 s in a CI log, whatever one compile takes
+heartbeat_start build
 launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 # Paths under the checkout are hashed relative to it and the build folder's own path not at all, so a

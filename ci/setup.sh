@@ -2,6 +2,8 @@
 # Installs everything torch-abi-check needs on a Debian 12 machine (or the Dockerfile's image).
 # Idempotent: packages already present are skipped, so re-running costs a few seconds.
 set -euo pipefail
+. "$(dirname "$0")/heartbeat.sh"  # apt on a new machine takes minutes: a line at least every 30 s
+heartbeat_start setup
 
 debian_packages=(
   build-essential cmake ninja-build pkg-config ccache

@@ -12,12 +12,13 @@ namespace abicheck {
 // Progress for a log that is no terminal (a CI job's): plain lines, never rewritten. From the first
 // update to the last step (done == total), a step's line is printed when at least `minimum_gap` has
 // passed since the last line, and a heartbeat repeats where the work stands every `heartbeat` while
-// no step ends: a log never goes quiet longer, however long one build takes.
+// no step ends: a log never goes quiet longer, however long one build takes. 25 s, so that a loaded
+// machine's late wake-up still keeps the promise of a line at least every 30 s.
 class LogProgress {
  public:
   explicit LogProgress(std::string label, std::FILE* out = stderr,
                        std::chrono::milliseconds minimum_gap = std::chrono::seconds(10),
-                       std::chrono::milliseconds heartbeat = std::chrono::seconds(30))
+                       std::chrono::milliseconds heartbeat = std::chrono::seconds(25))
       : label_(std::move(label)), out_(out), minimum_gap_(minimum_gap), heartbeat_interval_(heartbeat) {}
   ~LogProgress();
   LogProgress(const LogProgress&) = delete;
