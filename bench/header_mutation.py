@@ -643,10 +643,12 @@ def generate_mutants(include_dir, newest):
 # The probe: statements compiled at every configuration, then fingerprinted.
 
 def probe_statements(scanned):
-    """(id, kind, declaration text lines, fingerprint expression or None) for the original's declarations."""
-    statements = []
+    """(id, kind, declaration text lines, fingerprint expression or None) for the original's declarations,
+    and the header each statement's declaration is in."""
+    statements, header_of = [], {}
 
     def add(kind, lines, fingerprint=None):
+        header_of[len(statements)] = header
         statements.append((len(statements), kind, lines, fingerprint))
 
     for header, decls in scanned.items():
@@ -678,7 +680,51 @@ def probe_statements(scanned):
             elif d.kind in ("typedef", "callback"):
                 add("typedef", [f"using probe_t{len(statements)} = ::{d.name};"],
                     f"typeid(probe_t{len(statements)}*).name()")
-    return statements
+    return statements, header_of
+
+
+INCLUDE = re.compile(r'(?m)^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]')
+
+
+def includers(include_dir, headers):
+    """For each header, the stable headers whose preprocessing reaches it (itself included), following
+    the includes of every file under include_dir they reach (a stable header that includes another
+    through a non-stable one counts). A mutation of a header can change only what these declare."""
+    direct, pending = {}, list(headers)
+    while pending:
+        name = pending.pop()
+        if name in direct:
+            continue
+        path = include_dir / name
+        text = path.read_text(errors="replace") if path.is_file() else ""
+        found = set()
+        for target in INCLUDE.findall(blank_comments_keep_includes(text)):
+            for candidate in (target, (Path(name).parent / target).as_posix()):
+                if (include_dir / candidate).is_file():
+                    found.add(os.path.normpath(candidate))
+                    break
+        direct[name] = found
+        pending.extend(found - direct.keys())
+    reached = {}
+    for header in headers:
+        closure, frontier = {header}, [header]
+        while frontier:
+            for target in direct.get(frontier.pop(), ()):
+                if target not in closure:
+                    closure.add(target)
+                    frontier.append(target)
+        reached[header] = closure
+    return {target: sorted(h for h in headers if target in reached[h]) for target in headers}
+
+
+def blank_comments_keep_includes(text):
+    """The text with comments blanked but the include paths kept (blank_comments empties string literals)."""
+    code = blank_comments(text)
+    lines = code.split("\n")
+    for i, line in enumerate(text.split("\n")):
+        if INCLUDE.match(line) and INCLUDE.match(lines[i]):
+            lines[i] = line
+    return "\n".join(lines)
 
 
 def probe_source(headers, statements, keep=None, fingerprint=False):
@@ -718,13 +764,32 @@ def configurations(newest):
     return configs
 
 
+# The standard headers the stable headers include, compiled once into a precompiled header that every
+# probe compile loads first (they are include-guarded, so the headers' own includes of them are no-ops):
+# half of a probe compile's time was parsing them again. main() checks that the original compiles the
+# same statements at every configuration with and without it before it uses it.
+STANDARD_HEADERS = ["typeinfo", "cstdio", "string", "algorithm", "array", "cassert", "climits", "cmath", "complex",
+                    "cstddef", "cstdint", "cstring", "ctime", "functional", "initializer_list", "iomanip", "iosfwd",
+                    "iostream", "iterator", "limits", "memory", "optional", "ostream", "sstream", "stdexcept",
+                    "tuple", "type_traits", "utility", "vector"]
+PCH_FLAGS = []
+
+
+def build_standard_pch(work):
+    header = work / "standard.h"
+    header.write_text("".join(f"#include <{h}>\n" for h in STANDARD_HEADERS))
+    pch = work / "standard.h.pch"
+    subprocess.run([CXX, "-x", "c++-header", "-std=c++17", "-w", str(header), "-o", str(pch)], check=True)
+    return ["-include-pch", str(pch)]
+
+
 ERROR = re.compile(r"^(.*?):(\d+):\d+: (?:fatal )?error: (.*)$")
 
 
 def compile_config(include_dir, source, flags, work, tag):
     path = work / f"probe-{tag}.cpp"
     path.write_text(source)
-    proc = subprocess.run([CXX, "-x", "c++", "-std=c++17", "-w", "-fsyntax-only", "-ferror-limit=0",
+    proc = subprocess.run([CXX, "-x", "c++", "-std=c++17", "-w", "-fsyntax-only", "-ferror-limit=0", *PCH_FLAGS,
                            f"-I{include_dir}", *flags, str(path)], capture_output=True, text=True)
     failed_lines, header_errors = set(), set()
     for line in proc.stderr.splitlines():
@@ -744,7 +809,8 @@ def fingerprints(include_dir, headers, statements, keep, flags, work, tag):
     path = work / f"fingerprint-{tag}.cpp"
     path.write_text(source)
     binary = work / f"fingerprint-{tag}"
-    proc = subprocess.run([CXX, "-x", "c++", "-std=c++17", "-w", "-O0", f"-I{include_dir}", *flags, str(path),
+    proc = subprocess.run([CXX, "-x", "c++", "-std=c++17", "-w", "-O0", *PCH_FLAGS, f"-I{include_dir}", *flags,
+                           str(path),
                            "-o", str(binary), "-Wl,--unresolved-symbols=ignore-all"], capture_output=True, text=True)
     if proc.returncode != 0:
         return None, proc.stderr[-800:]
@@ -757,14 +823,31 @@ def fingerprints(include_dir, headers, statements, keep, flags, work, tag):
 
 
 class Probe:
-    """What the original's statements do at each configuration, and each mutant compared with that."""
+    """What the original's statements do at each configuration, and each mutant compared with that.
 
-    def __init__(self, include_dir, headers, statements, configs, work, jobs):
-        self.headers, self.statements, self.configs, self.work, self.jobs = headers, statements, configs, work, jobs
-        self.original = self.observe(include_dir, "original")
+    A mutant of header H is probed in H's scope: only the stable headers that reach H (see includers)
+    are included and only their declarations' statements compiled, since nothing else can change; the
+    original's observation of each scope is made once and kept (mutants of one header share it)."""
 
-    def observe(self, include_dir, tag):
-        source, line_of = probe_source(self.headers, self.statements)
+    def __init__(self, pristine, headers, statements, header_of, configs, work, jobs):
+        self.pristine, self.headers, self.statements, self.configs = pristine, headers, statements, configs
+        self.work, self.jobs, self.header_of = work, jobs, header_of
+        self.reaching = includers(pristine, headers)
+        self.originals = {}
+
+    def scope(self, header):
+        return self.reaching.get(header, self.headers)
+
+    def original_of(self, header):
+        scope = tuple(self.scope(header))
+        if scope not in self.originals:
+            self.originals[scope] = self.observe(self.pristine, "original-" + str(len(self.originals)), scope)
+        return self.originals[scope]
+
+    def observe(self, include_dir, tag, headers):
+        in_scope = set(headers)
+        keep = {sid for sid, *_ in self.statements if self.header_of[sid] in in_scope}
+        source, line_of = probe_source(headers, self.statements, keep)
         work = self.work / tag
         work.mkdir(parents=True, exist_ok=True)
         compiled, header_errors = {}, {}
@@ -774,12 +857,12 @@ class Probe:
             for name, future in futures.items():
                 failed_lines, errors = future.result()
                 failed = {line_of[line] for line in failed_lines if line in line_of}
-                compiled[name] = {sid for sid, *_ in self.statements} - failed
+                compiled[name] = keep - failed
                 header_errors[name] = errors
         values = {}
         for name, flags in self.configs:
             if name in ("none", "none+backends"):
-                got, problem = fingerprints(include_dir, self.headers, self.statements, compiled[name], flags, work,
+                got, problem = fingerprints(include_dir, headers, self.statements, compiled[name], flags, work,
                                             name.replace("+", "_"))
                 if got is None:
                     got = {}
@@ -787,9 +870,9 @@ class Probe:
                 values[name] = got
         return {"compiled": compiled, "header_errors": header_errors, "values": values}
 
-    def classify(self, include_dir, tag, operator):
-        mutant = self.observe(include_dir, tag)
-        original = self.original
+    def classify(self, include_dir, tag, operator, header):
+        original = self.original_of(header)
+        mutant = self.observe(include_dir, tag, self.scope(header))
         reasons = []
         for name, _ in self.configs:
             lost = original["compiled"][name] - mutant["compiled"][name]
@@ -876,7 +959,9 @@ def plant(pristine, tree, mutant):
         target.write_text(mutant["text"])
 
 
-def sample(mutants, count, seed):
+def sample(mutants, count, seed, per_operator=0):
+    """`count` mutants round robin over the operators, or (per_operator) that many of each operator:
+    a stratified sample in which every operator gets a score. The same seed draws the same mutants."""
     rng = random.Random(seed)
     by_operator = collections.defaultdict(list)
     for mutant in mutants:
@@ -885,6 +970,8 @@ def sample(mutants, count, seed):
         rng.shuffle(group)
     chosen, operators = [], [op for op in OPERATORS if op in by_operator]
     rng.shuffle(operators)
+    if per_operator:
+        return [m for op in operators for m in by_operator[op][:per_operator]]
     while len(chosen) < count and any(by_operator.values()):
         for op in operators:
             if by_operator[op] and len(chosen) < count:
@@ -896,6 +983,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--build", default=str(ROOT / "build"))
     parser.add_argument("--sample", type=int, default=0, help="draw N mutants (default: all)")
+    parser.add_argument("--per-operator", type=int, default=0,
+                        help="draw N mutants of each operator (a stratified sample; default: all)")
+    parser.add_argument("--no-pch", action="store_true", help="parse the standard headers in every probe compile")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--operators", default="", help="only these operators (comma-separated)")
     parser.add_argument("--keep", default="", help="keep the work directory and the commands' log here")
@@ -924,8 +1014,8 @@ def main():
     wanted = set(filter(None, args.operators.split(",")))
     if wanted:
         mutants = [m for m in mutants if m["operator"] in wanted]
-    if args.sample:
-        mutants = sample(mutants, args.sample, args.seed)
+    if args.sample or args.per_operator:
+        mutants = sample(mutants, args.sample, args.seed, args.per_operator)
     if args.list:
         for m in mutants:
             print(f"{m['operator']:28} {m['header']:60} {m['symbol']}")
@@ -942,12 +1032,13 @@ def main():
     log = []
     started = time.monotonic()
     headers = stable_headers(pristine)
-    statements = probe_statements({h: d for h, d in scanned.items() if h in headers})
-    probe = Probe(pristine, headers, statements, configurations(newest), work / "probe", args.jobs)
-    usable = {name: len(ids) for name, ids in probe.original["compiled"].items()}
-    print(f"torch {newest_release['version']}: {len(mutants)} mutants; probe of {len(statements)} statements "
-          f"(compiling against the original: {usable['none']} without a target, {usable[minor]} at {minor}); "
-          f"probe of the original took {time.monotonic() - started:.0f} s", flush=True)
+    statements, header_of = probe_statements({h: d for h, d in scanned.items() if h in headers})
+    if not args.no_pch:
+        (work / "probe").mkdir(parents=True, exist_ok=True)
+        PCH_FLAGS[:] = build_standard_pch(work / "probe")
+    probe = Probe(pristine, headers, statements, header_of, configurations(newest), work / "probe", args.jobs)
+    print(f"torch {newest_release['version']}: {len(mutants)} mutants; probe of {len(statements)} statements in "
+          f"{len(headers)} headers; a mutant of a header is probed with the headers that reach it", flush=True)
 
     control = set()
     if not args.probe_only:
@@ -962,7 +1053,7 @@ def main():
         for index, mutant in enumerate(mutants):
             plant(pristine, tree, mutant)
             t0 = time.monotonic()
-            klass, reasons = probe.classify(tree, f"m{index}", mutant["operator"])
+            klass, reasons = probe.classify(tree, f"m{index}", mutant["operator"], mutant["header"])
             t1 = time.monotonic()
             outcome = {"operator": mutant["operator"], "header": mutant["header"], "symbol": mutant["symbol"],
                        "class": klass, "why": reasons[0][1] if reasons else "", "probe_s": round(t1 - t0, 1)}
@@ -977,9 +1068,10 @@ def main():
             outcomes.append(outcome)
             tools = "" if args.probe_only else (
                 f" | diff: {','.join(outcome['diff']) or '-'} | lint: {','.join(outcome['lint']) or '-'}"
-                + (f" | exit 2 in {','.join(outcome['errors'])}" if outcome["errors"] else ""))
+                + (f" | exit 2 in {','.join(outcome['errors'])}" if outcome["errors"] else "")
+                + f" | tool {outcome['tool_s']} s")
             print(f"[{index + 1}/{len(mutants)}] {mutant['operator']:27} {mutant['symbol'][:48]:48} "
-                  f"{klass:10}{tools}   ({outcome['why'][:110]})", flush=True)
+                  f"{klass:10} probe {outcome['probe_s']} s{tools}   ({outcome['why'][:110]})", flush=True)
     except KeyboardInterrupt:
         print("(interrupted: the table covers the mutants run so far)")
 
@@ -1008,8 +1100,8 @@ def score_table(outcomes, probe_only):
                 lines.append(f"| {op} | {len(group)} | {c['api-break']} | {c['api-expose']} | {c['abi-break']} | "
                              f"{c['behaviour']} | {c['neutral']} |")
         return "\n".join(lines)
-    lines = ["| operator | mutants | breaking (probe) | reported | by diff | by lint | exit 2 | neutral (probe) "
-             "| false positives |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = ["| operator | mutants | breaking (probe) | reported | by diff | by lint | missed | exit 2 | neutral (probe) "
+             "| false positives |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     total = collections.Counter()
     for op, group in rows.items():
         if not group:
@@ -1022,13 +1114,14 @@ def score_table(outcomes, probe_only):
         errors = [o for o in group if o["errors"]]
         false = [o for o in neutral if o["diff"] or o["lint"] or o["errors"]]
         counts = dict(mutants=len(group), breaking=len(breaking), reported=len(reported), diff=len(by_diff),
-                      lint=len(by_lint), errors=len(errors), neutral=len(neutral), false=len(false))
+                      lint=len(by_lint), missed=len(breaking) - len(reported), errors=len(errors),
+                      neutral=len(neutral), false=len(false))
         total.update(counts)
         lines.append(f"| {op} | {counts['mutants']} | {counts['breaking']} | {counts['reported']} | "
-                     f"{counts['diff']} | {counts['lint']} | {counts['errors']} | {counts['neutral']} | "
+                     f"{counts['diff']} | {counts['lint']} | {counts['missed']} | {counts['errors']} | {counts['neutral']} | "
                      f"{counts['false']} |")
     lines.append(f"| **all** | {total['mutants']} | {total['breaking']} | **{total['reported']}** | {total['diff']} | "
-                 f"{total['lint']} | {total['errors']} | {total['neutral']} | **{total['false']}** |")
+                 f"{total['lint']} | {total['missed']} | {total['errors']} | {total['neutral']} | **{total['false']}** |")
     if total["breaking"]:
         lines.append(f"\nbreaking mutants reported: {total['reported']}/{total['breaking']} "
                      f"({100.0 * total['reported'] / total['breaking']:.1f} %); false positives on neutral: "
