@@ -838,8 +838,7 @@ class Probe:
     def scope(self, header):
         return self.reaching.get(header, self.headers)
 
-    def original_of(self, header):
-        scope = tuple(self.scope(header))
+    def original_of(self, scope):
         if scope not in self.originals:
             self.originals[scope] = self.observe(self.pristine, "original-" + str(len(self.originals)), scope)
         return self.originals[scope]
@@ -870,33 +869,48 @@ class Probe:
                 values[name] = got
         return {"compiled": compiled, "header_errors": header_errors, "values": values}
 
-    def classify(self, include_dir, tag, operator, header):
-        original = self.original_of(header)
-        mutant = self.observe(include_dir, tag, self.scope(header))
-        reasons = []
-        for name, _ in self.configs:
-            lost = original["compiled"][name] - mutant["compiled"][name]
-            gained = mutant["compiled"][name] - original["compiled"][name]
-            new_errors = mutant["header_errors"][name] - original["header_errors"][name]
-            if lost:
-                reasons.append(("api-break", f"{name}: {len(lost)} statements no longer compile "
-                                             f"({self.describe(sorted(lost)[0])})"))
-            if new_errors:
-                reasons.append(("api-break", f"{name}: new header error {sorted(new_errors)[0][:160]}"))
-            if gained and name != "none" and name != "none+backends":
-                reasons.append(("api-expose", f"{name}: {len(gained)} statements now compile "
-                                              f"({self.describe(sorted(gained)[0])})"))
-        for name in original["values"]:
-            before, after = original["values"][name], mutant["values"].get(name, {})
-            changed = [sid for sid in before if sid in after and before[sid] != after[sid]]
-            if changed:
-                sid = changed[0]
-                reasons.append(("abi-break", f"{name}: {len(changed)} fingerprints changed ({self.describe(sid)}: "
-                                             f"{before[sid]} -> {after[sid]})"))
-        if not reasons and operator == "same-type-params-swapped":
-            reasons.append(("behaviour", "same-type parameters swapped with their names"))
+    def classify_batch(self, include_dir, tag, batch):
+        """(class, reasons) of each mutant of a batch planted in one tree: mutants of headers whose scopes
+        are disjoint, probed together with the union of their scopes. A statement belongs to the mutant
+        whose scope holds its declaration's header; a header error to the one whose scope holds the header
+        it is in, or to every mutant of the batch when it is in none (a fingerprint program that fails)."""
+        scopes = [set(self.scope(m["header"])) for m in batch]
+        union = tuple(sorted(set().union(*scopes)))
+        original = self.original_of(union)
+        mutant = self.observe(include_dir, tag, union)
+        results = []
+        for m, scope in zip(batch, scopes):
+            def mine(sids, scope=scope):
+                return {sid for sid in sids if self.header_of[sid] in scope}
+
+            def my_errors(errors, scope=scope):
+                return {e for e in errors if e.split(":")[0] in scope or e.split(":")[0] not in union}
+
+            reasons = []
+            for name, _ in self.configs:
+                lost = mine(original["compiled"][name] - mutant["compiled"][name])
+                gained = mine(mutant["compiled"][name] - original["compiled"][name])
+                new_errors = my_errors(mutant["header_errors"][name] - original["header_errors"][name])
+                if lost:
+                    reasons.append(("api-break", f"{name}: {len(lost)} statements no longer compile "
+                                                 f"({self.describe(sorted(lost)[0])})"))
+                if new_errors:
+                    reasons.append(("api-break", f"{name}: new header error {sorted(new_errors)[0][:160]}"))
+                if gained and name != "none" and name != "none+backends":
+                    reasons.append(("api-expose", f"{name}: {len(gained)} statements now compile "
+                                                  f"({self.describe(sorted(gained)[0])})"))
+            for name in original["values"]:
+                before, after = original["values"][name], mutant["values"].get(name, {})
+                changed = sorted(mine(sid for sid in before if sid in after and before[sid] != after[sid]))
+                if changed:
+                    sid = changed[0]
+                    reasons.append(("abi-break", f"{name}: {len(changed)} fingerprints changed ({self.describe(sid)}: "
+                                                 f"{before[sid]} -> {after[sid]})"))
+            if not reasons and m["operator"] == "same-type-params-swapped":
+                reasons.append(("behaviour", "same-type parameters swapped with their names"))
+            results.append(((reasons[0][0] if reasons else "neutral"), reasons))
         shutil.rmtree(self.work / tag, ignore_errors=True)
-        return (reasons[0][0] if reasons else "neutral"), reasons
+        return results
 
     def describe(self, sid):
         return " ".join(self.statements[sid][2])[:120]
@@ -917,8 +931,18 @@ def run_tool(argv, log):
     return proc
 
 
+def inventory_headers(baseline_dir):
+    """{declaration name: its header} of a baseline's inventory (empty when there is none)."""
+    path = Path(baseline_dir) / "inventory.json"
+    if not path.is_file():
+        return {}
+    return {d["name"]: d["header"] for d in json.loads(path.read_text())["declarations"]}
+
+
 def tool_findings(cli, tree, committed, work, log):
-    """{(tool, kind, text)} of diff and lint headers on a tree, and the tools that exited 2."""
+    """{(tool, kind, text, header)} of diff and lint headers on a tree, and the tools that exited 2. The header
+    is what the finding is about (a diff change's declaration's or the header it names, a diagnostic's
+    file), relative to the tree; None when it is not known."""
     found, errors = set(), []
     baseline = work / "baseline"
     shutil.rmtree(baseline, ignore_errors=True)
@@ -930,9 +954,12 @@ def tool_findings(cli, tree, committed, work, log):
     if proc.returncode == 2 or not report.exists():
         errors.append("diff")
     else:
+        where = {**inventory_headers(committed), **inventory_headers(baseline)}
         for change in json.loads(report.read_text())["diffs"][0]["changes"]:
             if change["verdict"] != "compatible":
-                found.add(("diff", change["kind"], change["name"] + " " + normal(change["detail"])))
+                header = change["name"] if (tree / change["name"]).is_file() or change["name"].endswith(".h") \
+                    else where.get(change["name"])
+                found.add(("diff", change["kind"], change["name"] + " " + normal(change["detail"]), header))
     report = work / "lint.json"
     report.unlink(missing_ok=True)
     lint = [cli, "lint", "headers", "--torch", tree, "--json", report]
@@ -943,20 +970,40 @@ def tool_findings(cli, tree, committed, work, log):
         errors.append("lint")
     else:
         for diagnostic in json.loads(report.read_text())["lint"]["diagnostics"]:
-            found.add(("lint", diagnostic["rule"], normal(diagnostic["message"])))
+            file = Path(diagnostic["file"]).resolve()
+            header = file.relative_to(tree.resolve()).as_posix() if file.is_relative_to(tree.resolve()) else None
+            found.add(("lint", diagnostic["rule"], normal(diagnostic["message"]), header))
     return found, errors
 
 
 # ----------------------------------------------------------------------------------------------
 
-def plant(pristine, tree, mutant):
-    """A hard-linked copy of the pristine tree with the mutated header written as a new file."""
+def plant(pristine, tree, mutants):
+    """A hard-linked copy of the pristine tree with each mutated header written as a new file."""
     shutil.rmtree(tree, ignore_errors=True)
     shutil.copytree(pristine, tree, symlinks=True, copy_function=os.link)
-    target = tree / mutant["header"]
-    target.unlink()
-    if mutant["text"] is not None:
-        target.write_text(mutant["text"])
+    for mutant in mutants:
+        target = tree / mutant["header"]
+        target.unlink()
+        if mutant["text"] is not None:
+            target.write_text(mutant["text"])
+
+
+def make_batches(mutants, probe, size):
+    """The mutants in batches of at most `size` whose scopes (the headers that reach each mutated header)
+    are disjoint, so that whatever the probe or the tool says about a header belongs to one mutant."""
+    pending = list(mutants)
+    while pending:
+        batch, used, rest = [], set(), []
+        for mutant in pending:
+            scope = set(probe.scope(mutant["header"]))
+            if len(batch) < size and not scope & used:
+                batch.append(mutant)
+                used |= scope
+            else:
+                rest.append(mutant)
+        yield batch
+        pending = rest
 
 
 def sample(mutants, count, seed, per_operator=0):
@@ -992,6 +1039,9 @@ def main():
     parser.add_argument("--probe-only", action="store_true", help="classify the mutants, run no tool")
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
     parser.add_argument("--jobs", type=int, default=2, help="parallel probe compiles")
+    parser.add_argument("--batch", type=int, default=1,
+                        help="plant up to N mutants of headers whose scopes are disjoint in one tree, probed and "
+                             "judged by the tool together (default 1: one mutant a tree)")
     parser.add_argument("--json", default="", help="write every mutant's outcome here")
     args = parser.parse_args()
 
@@ -1042,36 +1092,54 @@ def main():
 
     control = set()
     if not args.probe_only:
-        plant(pristine, tree, {"header": headers[0], "text": (pristine / headers[0]).read_text()})
+        plant(pristine, tree, [])
         control, control_errors = tool_findings(cli, tree, committed, work, log)
         if control_errors:
             print(f"the unmutated tree gives exit 2 in {control_errors}: no figure")
             return 2
 
+    def run_batch(batch, tag):
+        """Each mutant's outcome; a batch the tool refuses (exit 2) is run again one mutant at a time."""
+        plant(pristine, tree, batch)
+        t0 = time.monotonic()
+        classes = probe.classify_batch(tree, tag, batch)
+        t1 = time.monotonic()
+        found, errors = (set(), []) if args.probe_only else tool_findings(cli, tree, committed, work, log)
+        if errors and len(batch) > 1:
+            return [o for i, m in enumerate(batch) for o in run_batch([m], f"{tag}-{i}")]
+        t2 = time.monotonic()
+        new = found - control
+        log.append(f"batch {tag}: {len(batch)} mutants, {sum(1 for f in new if f[3] is None)} new findings "
+                   f"about no known header: " + "; ".join(f"{f[0]} {f[1]}: {f[2][:160]}" for f in new if f[3] is None))
+        outcomes = []
+        for mutant, (klass, reasons) in zip(batch, classes):
+            outcome = {"operator": mutant["operator"], "header": mutant["header"], "symbol": mutant["symbol"],
+                       "class": klass, "why": reasons[0][1] if reasons else "", "batch": len(batch),
+                       "probe_s": round(t1 - t0, 1)}
+            if not args.probe_only:
+                scope = set(probe.scope(mutant["header"]))
+                mine = {f for f in new if f[3] in scope}
+                outcome.update({"diff": sorted({k for t, k, _, _ in mine if t == "diff"}),
+                                "lint": sorted({k for t, k, _, _ in mine if t == "lint"}),
+                                "errors": errors, "tool_s": round(t2 - t1, 1),
+                                "findings": sorted(f"{t} {k}: {x[:200]}" for t, k, x, _ in mine)[:6]})
+            outcomes.append(outcome)
+        return outcomes
+
     outcomes = []
     try:
-        for index, mutant in enumerate(mutants):
-            plant(pristine, tree, mutant)
-            t0 = time.monotonic()
-            klass, reasons = probe.classify(tree, f"m{index}", mutant["operator"], mutant["header"])
-            t1 = time.monotonic()
-            outcome = {"operator": mutant["operator"], "header": mutant["header"], "symbol": mutant["symbol"],
-                       "class": klass, "why": reasons[0][1] if reasons else "", "probe_s": round(t1 - t0, 1)}
-            if not args.probe_only:
-                found, errors = tool_findings(cli, tree, committed, work, log)
-                new = found - control
-                outcome.update({"diff": sorted(f"{k}" for t, k, _ in new if t == "diff"),
-                                "lint": sorted({f"{k}" for t, k, _ in new if t == "lint"}),
-                                "errors": errors, "tool_s": round(time.monotonic() - t1, 1),
-                                "findings": sorted(f"{t} {k}: {x[:200]}" for t, k, x in new)[:6]})
-                outcome["diff"] = sorted(set(outcome["diff"]))
-            outcomes.append(outcome)
-            tools = "" if args.probe_only else (
-                f" | diff: {','.join(outcome['diff']) or '-'} | lint: {','.join(outcome['lint']) or '-'}"
-                + (f" | exit 2 in {','.join(outcome['errors'])}" if outcome["errors"] else "")
-                + f" | tool {outcome['tool_s']} s")
-            print(f"[{index + 1}/{len(mutants)}] {mutant['operator']:27} {mutant['symbol'][:48]:48} "
-                  f"{klass:10} probe {outcome['probe_s']} s{tools}   ({outcome['why'][:110]})", flush=True)
+        batches = list(make_batches(mutants, probe, args.batch))
+        print(f"{len(batches)} batches of at most {args.batch} mutants", flush=True)
+        for number, batch in enumerate(batches):
+            for outcome in run_batch(batch, f"b{number}"):
+                outcomes.append(outcome)
+                tools = "" if args.probe_only else (
+                    f" | diff: {','.join(outcome['diff']) or '-'} | lint: {','.join(outcome['lint']) or '-'}"
+                    + (f" | exit 2 in {','.join(outcome['errors'])}" if outcome["errors"] else "")
+                    + f" | tool {outcome['tool_s']} s")
+                print(f"[{len(outcomes)}/{len(mutants)}] {outcome['operator']:27} {outcome['symbol'][:48]:48} "
+                      f"{outcome['class']:10} batch {outcome['batch']} probe {outcome['probe_s']} s{tools}   "
+                      f"({outcome['why'][:110]})", flush=True)
     except KeyboardInterrupt:
         print("(interrupted: the table covers the mutants run so far)")
 
