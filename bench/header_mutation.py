@@ -32,9 +32,20 @@ to every declaration they fit, and for each mutant:
 
 The score per operator goes to stdout as a Markdown table (bench/RESULTS.md keeps the measured ones).
 
-usage: bench/header_mutation.py [--build BUILD] [--sample N --seed S] [--operators OP1,OP2]
-                                [--keep DIR] [--probe-only] [--list]
-  --sample N   N mutants drawn with the seed, round robin over the operators (default: every mutant)
+Where the time goes, and what is cut: the probe of a mutant compiles only the stable headers that reach
+the mutated header (its scope) and only their declarations' statements, the standard headers come from
+one precompiled header, and the original's side of each scope is observed once; the tool (`baseline`,
+`diff`, `lint headers`: libclang parses of the whole tree at every target) costs the same for any
+mutant, so --batch plants several mutants of headers with disjoint scopes in one tree and runs the
+probe and the tool once for them all (a finding belongs to the mutant whose scope holds the header it
+is about).
+
+usage: bench/header_mutation.py [--build BUILD] [--sample N | --per-operator N] [--seed S] [--batch N]
+                                [--operators OP1,OP2] [--keep DIR] [--probe-only] [--list]
+  (no --sample or --per-operator: every mutant, the full run)
+  --sample N   N mutants drawn with the seed, round robin over the operators
+  --per-operator N  N mutants of each operator drawn with the seed (a stratified sample)
+  --batch N    up to N mutants a tree (default 1)
   --probe-only classify only (no tool runs): how many mutants each operator makes, and their classes
   --list       print the mutants (operator, header, symbol) and stop
 """
