@@ -55,9 +55,12 @@ void check(const HeaderLintInput& input, const LintRule& rule, DiagnosticSink& s
     TorchVersion needs = std::max(d->since, shipped_in);
     const WrapperShimUse* seen = &use;
     if (use.in_macro) {
+      // A macro naming a backend's shim is expanded by that backend's code only (STD_CUDA_CHECK needs
+      // cuda_runtime.h): it is judged where the backend defines are set.
+      if (!d->backend.empty() && !use.with_backends) continue;
       // No front end resolved the name: it is declared at the use's target where the inventory says so.
       WrapperShimUse& resolved = macro_uses.emplace_back(use);
-      resolved.declared = use.target >= d->since && (d->backend.empty() || use.with_backends);
+      resolved.declared = use.target >= d->since;
       seen = &resolved;
     }
     if (seen->declared && use.target >= needs) continue;
