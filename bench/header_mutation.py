@@ -32,9 +32,20 @@ to every declaration they fit, and for each mutant:
 
 The score per operator goes to stdout as a Markdown table (bench/RESULTS.md keeps the measured ones).
 
-usage: bench/header_mutation.py [--build BUILD] [--sample N --seed S] [--operators OP1,OP2]
-                                [--keep DIR] [--probe-only] [--list]
-  --sample N   N mutants drawn with the seed, round robin over the operators (default: every mutant)
+Where the time goes, and what is cut: the probe of a mutant compiles only the stable headers that reach
+the mutated header (its scope) and only their declarations' statements, the standard headers come from
+one precompiled header, and the original's side of each scope is observed once; the tool (`baseline`,
+`diff`, `lint headers`: libclang parses of the whole tree at every target) costs the same for any
+mutant, so --batch plants several mutants of headers with disjoint scopes in one tree and runs the
+probe and the tool once for them all (a finding belongs to the mutant whose scope holds the header it
+is about).
+
+usage: bench/header_mutation.py [--build BUILD] [--sample N | --per-operator N] [--seed S] [--batch N]
+                                [--operators OP1,OP2] [--keep DIR] [--probe-only] [--list]
+  (no --sample or --per-operator: every mutant, the full run)
+  --sample N   N mutants drawn with the seed, round robin over the operators
+  --per-operator N  N mutants of each operator drawn with the seed (a stratified sample)
+  --batch N    up to N mutants a tree (default 1)
   --probe-only classify only (no tool runs): how many mutants each operator makes, and their classes
   --list       print the mutants (operator, header, symbol) and stop
 """
@@ -643,10 +654,12 @@ def generate_mutants(include_dir, newest):
 # The probe: statements compiled at every configuration, then fingerprinted.
 
 def probe_statements(scanned):
-    """(id, kind, declaration text lines, fingerprint expression or None) for the original's declarations."""
-    statements = []
+    """(id, kind, declaration text lines, fingerprint expression or None) for the original's declarations,
+    and the header each statement's declaration is in."""
+    statements, header_of = [], {}
 
     def add(kind, lines, fingerprint=None):
+        header_of[len(statements)] = header
         statements.append((len(statements), kind, lines, fingerprint))
 
     for header, decls in scanned.items():
@@ -678,7 +691,51 @@ def probe_statements(scanned):
             elif d.kind in ("typedef", "callback"):
                 add("typedef", [f"using probe_t{len(statements)} = ::{d.name};"],
                     f"typeid(probe_t{len(statements)}*).name()")
-    return statements
+    return statements, header_of
+
+
+INCLUDE = re.compile(r'(?m)^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]')
+
+
+def includers(include_dir, headers):
+    """For each header, the stable headers whose preprocessing reaches it (itself included), following
+    the includes of every file under include_dir they reach (a stable header that includes another
+    through a non-stable one counts). A mutation of a header can change only what these declare."""
+    direct, pending = {}, list(headers)
+    while pending:
+        name = pending.pop()
+        if name in direct:
+            continue
+        path = include_dir / name
+        text = path.read_text(errors="replace") if path.is_file() else ""
+        found = set()
+        for target in INCLUDE.findall(blank_comments_keep_includes(text)):
+            for candidate in (target, (Path(name).parent / target).as_posix()):
+                if (include_dir / candidate).is_file():
+                    found.add(os.path.normpath(candidate))
+                    break
+        direct[name] = found
+        pending.extend(found - direct.keys())
+    reached = {}
+    for header in headers:
+        closure, frontier = {header}, [header]
+        while frontier:
+            for target in direct.get(frontier.pop(), ()):
+                if target not in closure:
+                    closure.add(target)
+                    frontier.append(target)
+        reached[header] = closure
+    return {target: sorted(h for h in headers if target in reached[h]) for target in headers}
+
+
+def blank_comments_keep_includes(text):
+    """The text with comments blanked but the include paths kept (blank_comments empties string literals)."""
+    code = blank_comments(text)
+    lines = code.split("\n")
+    for i, line in enumerate(text.split("\n")):
+        if INCLUDE.match(line) and INCLUDE.match(lines[i]):
+            lines[i] = line
+    return "\n".join(lines)
 
 
 def probe_source(headers, statements, keep=None, fingerprint=False):
@@ -718,13 +775,32 @@ def configurations(newest):
     return configs
 
 
+# The standard headers the stable headers include, compiled once into a precompiled header that every
+# probe compile loads first (they are include-guarded, so the headers' own includes of them are no-ops):
+# half of a probe compile's time was parsing them again. main() checks that the original compiles the
+# same statements at every configuration with and without it before it uses it.
+STANDARD_HEADERS = ["typeinfo", "cstdio", "string", "algorithm", "array", "cassert", "climits", "cmath", "complex",
+                    "cstddef", "cstdint", "cstring", "ctime", "functional", "initializer_list", "iomanip", "iosfwd",
+                    "iostream", "iterator", "limits", "memory", "optional", "ostream", "sstream", "stdexcept",
+                    "tuple", "type_traits", "utility", "vector"]
+PCH_FLAGS = []
+
+
+def build_standard_pch(work):
+    header = work / "standard.h"
+    header.write_text("".join(f"#include <{h}>\n" for h in STANDARD_HEADERS))
+    pch = work / "standard.h.pch"
+    subprocess.run([CXX, "-x", "c++-header", "-std=c++17", "-w", str(header), "-o", str(pch)], check=True)
+    return ["-include-pch", str(pch)]
+
+
 ERROR = re.compile(r"^(.*?):(\d+):\d+: (?:fatal )?error: (.*)$")
 
 
 def compile_config(include_dir, source, flags, work, tag):
     path = work / f"probe-{tag}.cpp"
     path.write_text(source)
-    proc = subprocess.run([CXX, "-x", "c++", "-std=c++17", "-w", "-fsyntax-only", "-ferror-limit=0",
+    proc = subprocess.run([CXX, "-x", "c++", "-std=c++17", "-w", "-fsyntax-only", "-ferror-limit=0", *PCH_FLAGS,
                            f"-I{include_dir}", *flags, str(path)], capture_output=True, text=True)
     failed_lines, header_errors = set(), set()
     for line in proc.stderr.splitlines():
@@ -744,7 +820,8 @@ def fingerprints(include_dir, headers, statements, keep, flags, work, tag):
     path = work / f"fingerprint-{tag}.cpp"
     path.write_text(source)
     binary = work / f"fingerprint-{tag}"
-    proc = subprocess.run([CXX, "-x", "c++", "-std=c++17", "-w", "-O0", f"-I{include_dir}", *flags, str(path),
+    proc = subprocess.run([CXX, "-x", "c++", "-std=c++17", "-w", "-O0", *PCH_FLAGS, f"-I{include_dir}", *flags,
+                           str(path),
                            "-o", str(binary), "-Wl,--unresolved-symbols=ignore-all"], capture_output=True, text=True)
     if proc.returncode != 0:
         return None, proc.stderr[-800:]
@@ -757,14 +834,30 @@ def fingerprints(include_dir, headers, statements, keep, flags, work, tag):
 
 
 class Probe:
-    """What the original's statements do at each configuration, and each mutant compared with that."""
+    """What the original's statements do at each configuration, and each mutant compared with that.
 
-    def __init__(self, include_dir, headers, statements, configs, work, jobs):
-        self.headers, self.statements, self.configs, self.work, self.jobs = headers, statements, configs, work, jobs
-        self.original = self.observe(include_dir, "original")
+    A mutant of header H is probed in H's scope: only the stable headers that reach H (see includers)
+    are included and only their declarations' statements compiled, since nothing else can change; the
+    original's observation of each scope is made once and kept (mutants of one header share it)."""
 
-    def observe(self, include_dir, tag):
-        source, line_of = probe_source(self.headers, self.statements)
+    def __init__(self, pristine, headers, statements, header_of, configs, work, jobs):
+        self.pristine, self.headers, self.statements, self.configs = pristine, headers, statements, configs
+        self.work, self.jobs, self.header_of = work, jobs, header_of
+        self.reaching = includers(pristine, headers)
+        self.originals = {}
+
+    def scope(self, header):
+        return self.reaching.get(header, self.headers)
+
+    def original_of(self, scope):
+        if scope not in self.originals:
+            self.originals[scope] = self.observe(self.pristine, "original-" + str(len(self.originals)), scope)
+        return self.originals[scope]
+
+    def observe(self, include_dir, tag, headers):
+        in_scope = set(headers)
+        keep = {sid for sid, *_ in self.statements if self.header_of[sid] in in_scope}
+        source, line_of = probe_source(headers, self.statements, keep)
         work = self.work / tag
         work.mkdir(parents=True, exist_ok=True)
         compiled, header_errors = {}, {}
@@ -774,12 +867,12 @@ class Probe:
             for name, future in futures.items():
                 failed_lines, errors = future.result()
                 failed = {line_of[line] for line in failed_lines if line in line_of}
-                compiled[name] = {sid for sid, *_ in self.statements} - failed
+                compiled[name] = keep - failed
                 header_errors[name] = errors
         values = {}
         for name, flags in self.configs:
             if name in ("none", "none+backends"):
-                got, problem = fingerprints(include_dir, self.headers, self.statements, compiled[name], flags, work,
+                got, problem = fingerprints(include_dir, headers, self.statements, compiled[name], flags, work,
                                             name.replace("+", "_"))
                 if got is None:
                     got = {}
@@ -787,33 +880,48 @@ class Probe:
                 values[name] = got
         return {"compiled": compiled, "header_errors": header_errors, "values": values}
 
-    def classify(self, include_dir, tag, operator):
-        mutant = self.observe(include_dir, tag)
-        original = self.original
-        reasons = []
-        for name, _ in self.configs:
-            lost = original["compiled"][name] - mutant["compiled"][name]
-            gained = mutant["compiled"][name] - original["compiled"][name]
-            new_errors = mutant["header_errors"][name] - original["header_errors"][name]
-            if lost:
-                reasons.append(("api-break", f"{name}: {len(lost)} statements no longer compile "
-                                             f"({self.describe(sorted(lost)[0])})"))
-            if new_errors:
-                reasons.append(("api-break", f"{name}: new header error {sorted(new_errors)[0][:160]}"))
-            if gained and name != "none" and name != "none+backends":
-                reasons.append(("api-expose", f"{name}: {len(gained)} statements now compile "
-                                              f"({self.describe(sorted(gained)[0])})"))
-        for name in original["values"]:
-            before, after = original["values"][name], mutant["values"].get(name, {})
-            changed = [sid for sid in before if sid in after and before[sid] != after[sid]]
-            if changed:
-                sid = changed[0]
-                reasons.append(("abi-break", f"{name}: {len(changed)} fingerprints changed ({self.describe(sid)}: "
-                                             f"{before[sid]} -> {after[sid]})"))
-        if not reasons and operator == "same-type-params-swapped":
-            reasons.append(("behaviour", "same-type parameters swapped with their names"))
+    def classify_batch(self, include_dir, tag, batch):
+        """(class, reasons) of each mutant of a batch planted in one tree: mutants of headers whose scopes
+        are disjoint, probed together with the union of their scopes. A statement belongs to the mutant
+        whose scope holds its declaration's header; a header error to the one whose scope holds the header
+        it is in, or to every mutant of the batch when it is in none (a fingerprint program that fails)."""
+        scopes = [set(self.scope(m["header"])) for m in batch]
+        union = tuple(sorted(set().union(*scopes)))
+        original = self.original_of(union)
+        mutant = self.observe(include_dir, tag, union)
+        results = []
+        for m, scope in zip(batch, scopes):
+            def mine(sids, scope=scope):
+                return {sid for sid in sids if self.header_of[sid] in scope}
+
+            def my_errors(errors, scope=scope):
+                return {e for e in errors if e.split(":")[0] in scope or e.split(":")[0] not in union}
+
+            reasons = []
+            for name, _ in self.configs:
+                lost = mine(original["compiled"][name] - mutant["compiled"][name])
+                gained = mine(mutant["compiled"][name] - original["compiled"][name])
+                new_errors = my_errors(mutant["header_errors"][name] - original["header_errors"][name])
+                if lost:
+                    reasons.append(("api-break", f"{name}: {len(lost)} statements no longer compile "
+                                                 f"({self.describe(sorted(lost)[0])})"))
+                if new_errors:
+                    reasons.append(("api-break", f"{name}: new header error {sorted(new_errors)[0][:160]}"))
+                if gained and name != "none" and name != "none+backends":
+                    reasons.append(("api-expose", f"{name}: {len(gained)} statements now compile "
+                                                  f"({self.describe(sorted(gained)[0])})"))
+            for name in original["values"]:
+                before, after = original["values"][name], mutant["values"].get(name, {})
+                changed = sorted(mine(sid for sid in before if sid in after and before[sid] != after[sid]))
+                if changed:
+                    sid = changed[0]
+                    reasons.append(("abi-break", f"{name}: {len(changed)} fingerprints changed ({self.describe(sid)}: "
+                                                 f"{before[sid]} -> {after[sid]})"))
+            if not reasons and m["operator"] == "same-type-params-swapped":
+                reasons.append(("behaviour", "same-type parameters swapped with their names"))
+            results.append(((reasons[0][0] if reasons else "neutral"), reasons))
         shutil.rmtree(self.work / tag, ignore_errors=True)
-        return (reasons[0][0] if reasons else "neutral"), reasons
+        return results
 
     def describe(self, sid):
         return " ".join(self.statements[sid][2])[:120]
@@ -834,8 +942,18 @@ def run_tool(argv, log):
     return proc
 
 
+def inventory_headers(baseline_dir):
+    """{declaration name: its header} of a baseline's inventory (empty when there is none)."""
+    path = Path(baseline_dir) / "inventory.json"
+    if not path.is_file():
+        return {}
+    return {d["name"]: d["header"] for d in json.loads(path.read_text())["declarations"]}
+
+
 def tool_findings(cli, tree, committed, work, log):
-    """{(tool, kind, text)} of diff and lint headers on a tree, and the tools that exited 2."""
+    """{(tool, kind, text, header)} of diff and lint headers on a tree, and the tools that exited 2. The header
+    is what the finding is about (a diff change's declaration's or the header it names, a diagnostic's
+    file), relative to the tree; None when it is not known."""
     found, errors = set(), []
     baseline = work / "baseline"
     shutil.rmtree(baseline, ignore_errors=True)
@@ -847,9 +965,12 @@ def tool_findings(cli, tree, committed, work, log):
     if proc.returncode == 2 or not report.exists():
         errors.append("diff")
     else:
+        where = {**inventory_headers(committed), **inventory_headers(baseline)}
         for change in json.loads(report.read_text())["diffs"][0]["changes"]:
             if change["verdict"] != "compatible":
-                found.add(("diff", change["kind"], change["name"] + " " + normal(change["detail"])))
+                header = change["name"] if (tree / change["name"]).is_file() or change["name"].endswith(".h") \
+                    else where.get(change["name"])
+                found.add(("diff", change["kind"], change["name"] + " " + normal(change["detail"]), header))
     report = work / "lint.json"
     report.unlink(missing_ok=True)
     lint = [cli, "lint", "headers", "--torch", tree, "--json", report]
@@ -860,23 +981,45 @@ def tool_findings(cli, tree, committed, work, log):
         errors.append("lint")
     else:
         for diagnostic in json.loads(report.read_text())["lint"]["diagnostics"]:
-            found.add(("lint", diagnostic["rule"], normal(diagnostic["message"])))
+            file = Path(diagnostic["file"]).resolve()
+            header = file.relative_to(tree.resolve()).as_posix() if file.is_relative_to(tree.resolve()) else None
+            found.add(("lint", diagnostic["rule"], normal(diagnostic["message"]), header))
     return found, errors
 
 
 # ----------------------------------------------------------------------------------------------
 
-def plant(pristine, tree, mutant):
-    """A hard-linked copy of the pristine tree with the mutated header written as a new file."""
+def plant(pristine, tree, mutants):
+    """A hard-linked copy of the pristine tree with each mutated header written as a new file."""
     shutil.rmtree(tree, ignore_errors=True)
     shutil.copytree(pristine, tree, symlinks=True, copy_function=os.link)
-    target = tree / mutant["header"]
-    target.unlink()
-    if mutant["text"] is not None:
-        target.write_text(mutant["text"])
+    for mutant in mutants:
+        target = tree / mutant["header"]
+        target.unlink()
+        if mutant["text"] is not None:
+            target.write_text(mutant["text"])
 
 
-def sample(mutants, count, seed):
+def make_batches(mutants, probe, size):
+    """The mutants in batches of at most `size` whose scopes (the headers that reach each mutated header)
+    are disjoint, so that whatever the probe or the tool says about a header belongs to one mutant."""
+    pending = list(mutants)
+    while pending:
+        batch, used, rest = [], set(), []
+        for mutant in pending:
+            scope = set(probe.scope(mutant["header"]))
+            if len(batch) < size and not scope & used:
+                batch.append(mutant)
+                used |= scope
+            else:
+                rest.append(mutant)
+        yield batch
+        pending = rest
+
+
+def sample(mutants, count, seed, per_operator=0):
+    """`count` mutants round robin over the operators, or (per_operator) that many of each operator:
+    a stratified sample in which every operator gets a score. The same seed draws the same mutants."""
     rng = random.Random(seed)
     by_operator = collections.defaultdict(list)
     for mutant in mutants:
@@ -885,6 +1028,8 @@ def sample(mutants, count, seed):
         rng.shuffle(group)
     chosen, operators = [], [op for op in OPERATORS if op in by_operator]
     rng.shuffle(operators)
+    if per_operator:
+        return [m for op in operators for m in by_operator[op][:per_operator]]
     while len(chosen) < count and any(by_operator.values()):
         for op in operators:
             if by_operator[op] and len(chosen) < count:
@@ -896,12 +1041,18 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--build", default=str(ROOT / "build"))
     parser.add_argument("--sample", type=int, default=0, help="draw N mutants (default: all)")
+    parser.add_argument("--per-operator", type=int, default=0,
+                        help="draw N mutants of each operator (a stratified sample; default: all)")
+    parser.add_argument("--no-pch", action="store_true", help="parse the standard headers in every probe compile")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--operators", default="", help="only these operators (comma-separated)")
     parser.add_argument("--keep", default="", help="keep the work directory and the commands' log here")
     parser.add_argument("--probe-only", action="store_true", help="classify the mutants, run no tool")
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
     parser.add_argument("--jobs", type=int, default=2, help="parallel probe compiles")
+    parser.add_argument("--batch", type=int, default=1,
+                        help="plant up to N mutants of headers whose scopes are disjoint in one tree, probed and "
+                             "judged by the tool together (default 1: one mutant a tree)")
     parser.add_argument("--json", default="", help="write every mutant's outcome here")
     args = parser.parse_args()
 
@@ -924,8 +1075,8 @@ def main():
     wanted = set(filter(None, args.operators.split(",")))
     if wanted:
         mutants = [m for m in mutants if m["operator"] in wanted]
-    if args.sample:
-        mutants = sample(mutants, args.sample, args.seed)
+    if args.sample or args.per_operator:
+        mutants = sample(mutants, args.sample, args.seed, args.per_operator)
     if args.list:
         for m in mutants:
             print(f"{m['operator']:28} {m['header']:60} {m['symbol']}")
@@ -942,44 +1093,64 @@ def main():
     log = []
     started = time.monotonic()
     headers = stable_headers(pristine)
-    statements = probe_statements({h: d for h, d in scanned.items() if h in headers})
-    probe = Probe(pristine, headers, statements, configurations(newest), work / "probe", args.jobs)
-    usable = {name: len(ids) for name, ids in probe.original["compiled"].items()}
-    print(f"torch {newest_release['version']}: {len(mutants)} mutants; probe of {len(statements)} statements "
-          f"(compiling against the original: {usable['none']} without a target, {usable[minor]} at {minor}); "
-          f"probe of the original took {time.monotonic() - started:.0f} s", flush=True)
+    statements, header_of = probe_statements({h: d for h, d in scanned.items() if h in headers})
+    if not args.no_pch:
+        (work / "probe").mkdir(parents=True, exist_ok=True)
+        PCH_FLAGS[:] = build_standard_pch(work / "probe")
+    probe = Probe(pristine, headers, statements, header_of, configurations(newest), work / "probe", args.jobs)
+    print(f"torch {newest_release['version']}: {len(mutants)} mutants; probe of {len(statements)} statements in "
+          f"{len(headers)} headers; a mutant of a header is probed with the headers that reach it", flush=True)
 
     control = set()
     if not args.probe_only:
-        plant(pristine, tree, {"header": headers[0], "text": (pristine / headers[0]).read_text()})
+        plant(pristine, tree, [])
         control, control_errors = tool_findings(cli, tree, committed, work, log)
         if control_errors:
             print(f"the unmutated tree gives exit 2 in {control_errors}: no figure")
             return 2
 
+    def run_batch(batch, tag):
+        """Each mutant's outcome; a batch the tool refuses (exit 2) is run again one mutant at a time."""
+        plant(pristine, tree, batch)
+        t0 = time.monotonic()
+        classes = probe.classify_batch(tree, tag, batch)
+        t1 = time.monotonic()
+        found, errors = (set(), []) if args.probe_only else tool_findings(cli, tree, committed, work, log)
+        if errors and len(batch) > 1:
+            return [o for i, m in enumerate(batch) for o in run_batch([m], f"{tag}-{i}")]
+        t2 = time.monotonic()
+        new = found - control
+        log.append(f"batch {tag}: {len(batch)} mutants, {sum(1 for f in new if f[3] is None)} new findings "
+                   f"about no known header: " + "; ".join(f"{f[0]} {f[1]}: {f[2][:160]}" for f in new if f[3] is None))
+        outcomes = []
+        for mutant, (klass, reasons) in zip(batch, classes):
+            outcome = {"operator": mutant["operator"], "header": mutant["header"], "symbol": mutant["symbol"],
+                       "class": klass, "why": reasons[0][1] if reasons else "", "batch": len(batch),
+                       "probe_s": round(t1 - t0, 1)}
+            if not args.probe_only:
+                scope = set(probe.scope(mutant["header"]))
+                mine = {f for f in new if f[3] in scope}
+                outcome.update({"diff": sorted({k for t, k, _, _ in mine if t == "diff"}),
+                                "lint": sorted({k for t, k, _, _ in mine if t == "lint"}),
+                                "errors": errors, "tool_s": round(t2 - t1, 1),
+                                "findings": sorted(f"{t} {k}: {x[:200]}" for t, k, x, _ in mine)[:6]})
+            outcomes.append(outcome)
+        return outcomes
+
     outcomes = []
     try:
-        for index, mutant in enumerate(mutants):
-            plant(pristine, tree, mutant)
-            t0 = time.monotonic()
-            klass, reasons = probe.classify(tree, f"m{index}", mutant["operator"])
-            t1 = time.monotonic()
-            outcome = {"operator": mutant["operator"], "header": mutant["header"], "symbol": mutant["symbol"],
-                       "class": klass, "why": reasons[0][1] if reasons else "", "probe_s": round(t1 - t0, 1)}
-            if not args.probe_only:
-                found, errors = tool_findings(cli, tree, committed, work, log)
-                new = found - control
-                outcome.update({"diff": sorted(f"{k}" for t, k, _ in new if t == "diff"),
-                                "lint": sorted({f"{k}" for t, k, _ in new if t == "lint"}),
-                                "errors": errors, "tool_s": round(time.monotonic() - t1, 1),
-                                "findings": sorted(f"{t} {k}: {x[:200]}" for t, k, x in new)[:6]})
-                outcome["diff"] = sorted(set(outcome["diff"]))
-            outcomes.append(outcome)
-            tools = "" if args.probe_only else (
-                f" | diff: {','.join(outcome['diff']) or '-'} | lint: {','.join(outcome['lint']) or '-'}"
-                + (f" | exit 2 in {','.join(outcome['errors'])}" if outcome["errors"] else ""))
-            print(f"[{index + 1}/{len(mutants)}] {mutant['operator']:27} {mutant['symbol'][:48]:48} "
-                  f"{klass:10}{tools}   ({outcome['why'][:110]})", flush=True)
+        batches = list(make_batches(mutants, probe, args.batch))
+        print(f"{len(batches)} batches of at most {args.batch} mutants", flush=True)
+        for number, batch in enumerate(batches):
+            for outcome in run_batch(batch, f"b{number}"):
+                outcomes.append(outcome)
+                tools = "" if args.probe_only else (
+                    f" | diff: {','.join(outcome['diff']) or '-'} | lint: {','.join(outcome['lint']) or '-'}"
+                    + (f" | exit 2 in {','.join(outcome['errors'])}" if outcome["errors"] else "")
+                    + f" | tool {outcome['tool_s']} s")
+                print(f"[{len(outcomes)}/{len(mutants)}] {outcome['operator']:27} {outcome['symbol'][:48]:48} "
+                      f"{outcome['class']:10} batch {outcome['batch']} probe {outcome['probe_s']} s{tools}   "
+                      f"({outcome['why'][:110]})", flush=True)
     except KeyboardInterrupt:
         print("(interrupted: the table covers the mutants run so far)")
 
@@ -1008,8 +1179,8 @@ def score_table(outcomes, probe_only):
                 lines.append(f"| {op} | {len(group)} | {c['api-break']} | {c['api-expose']} | {c['abi-break']} | "
                              f"{c['behaviour']} | {c['neutral']} |")
         return "\n".join(lines)
-    lines = ["| operator | mutants | breaking (probe) | reported | by diff | by lint | exit 2 | neutral (probe) "
-             "| false positives |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = ["| operator | mutants | breaking (probe) | reported | by diff | by lint | missed | exit 2 | neutral (probe) "
+             "| false positives |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     total = collections.Counter()
     for op, group in rows.items():
         if not group:
@@ -1022,13 +1193,14 @@ def score_table(outcomes, probe_only):
         errors = [o for o in group if o["errors"]]
         false = [o for o in neutral if o["diff"] or o["lint"] or o["errors"]]
         counts = dict(mutants=len(group), breaking=len(breaking), reported=len(reported), diff=len(by_diff),
-                      lint=len(by_lint), errors=len(errors), neutral=len(neutral), false=len(false))
+                      lint=len(by_lint), missed=len(breaking) - len(reported), errors=len(errors),
+                      neutral=len(neutral), false=len(false))
         total.update(counts)
         lines.append(f"| {op} | {counts['mutants']} | {counts['breaking']} | {counts['reported']} | "
-                     f"{counts['diff']} | {counts['lint']} | {counts['errors']} | {counts['neutral']} | "
+                     f"{counts['diff']} | {counts['lint']} | {counts['missed']} | {counts['errors']} | {counts['neutral']} | "
                      f"{counts['false']} |")
     lines.append(f"| **all** | {total['mutants']} | {total['breaking']} | **{total['reported']}** | {total['diff']} | "
-                 f"{total['lint']} | {total['errors']} | {total['neutral']} | **{total['false']}** |")
+                 f"{total['lint']} | {total['missed']} | {total['errors']} | {total['neutral']} | **{total['false']}** |")
     if total["breaking"]:
         lines.append(f"\nbreaking mutants reported: {total['reported']}/{total['breaking']} "
                      f"({100.0 * total['reported'] / total['breaking']:.1f} %); false positives on neutral: "

@@ -52,8 +52,9 @@ struct BaselineBuild {
 };
 
 // From a release's headers, and its libraries' exports when it has them (none for a bare header tree).
-// With options.untargeted_errors_as_notes, headers that do not compile without a target give a
-// baseline without an ABI model (abixml empty) instead of a ToolError.
+// With options.untargeted_errors_as_notes, headers that do not compile without a target, or whose
+// ABI model does not compile (an inline body the parses skip), give a baseline without an ABI model
+// (abixml empty), the compiler's first error among the compile failures, instead of a ToolError.
 BaselineBuild build_baseline(const std::filesystem::path& include_dir,
                              const std::optional<std::filesystem::path>& lib_dir, const InventoryOptions& options = {});
 

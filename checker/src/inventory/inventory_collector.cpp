@@ -57,6 +57,8 @@ class DeclarationExtractor {
           if (unit_.position_of(child).header.starts_with("torch/headeronly/")) add_enum(child);
           break;
         case CXCursor_ClassTemplate: add_class_template(child); break;
+        case CXCursor_StructDecl:
+        case CXCursor_ClassDecl: add_header_only_struct(child); break;
         case CXCursor_MacroDefinition: add_macro(child); break;
         default: break;
       }
@@ -189,6 +191,29 @@ class DeclarationExtractor {
     found_[{DeclarationKind::Struct, name}] = {
         name, DeclarationKind::Struct, signature, position.header, position.line, "", {}};
     for (CXType field_type : field_types) reach(field_type);
+  }
+
+  // A struct of torch/headeronly that holds data (c10::Float8_e5m2, c10::qint8): an extension's inline
+  // code and libtorch's kernels share its layout through tensors' data even where no shim signature
+  // names it, so its members, size and alignment are recorded as for a reached struct. Helpers of
+  // metaprogramming (no data member) and structs of detail namespaces are left out.
+  void add_header_only_struct(CXCursor cursor) {
+    HeaderPosition position = unit_.position_of(cursor);
+    if (!position.header.starts_with("torch/headeronly/") || !clang_isCursorDefinition(cursor)) return;
+    if (cursor_spelling(cursor).empty()) return;  // an anonymous struct is its enclosing declaration's
+    std::string name = qualified_name(cursor);
+    if (name.find("detail::") != std::string::npos || name.find("impl::") != std::string::npos) return;
+    CXType type = clang_getCursorType(cursor);
+    if (clang_Type_getSizeOf(type) < 0) return;
+    bool has_field = false;
+    clang_Type_visitFields(
+        type,
+        [](CXCursor, CXClientData data) {
+          *static_cast<bool*>(data) = true;
+          return CXVisit_Break;
+        },
+        &has_field);
+    if (has_field) add_record(cursor);
   }
 
   void add_enum(CXCursor cursor) {

@@ -89,10 +89,35 @@ class UseReader {
     return it->second;
   }
 
+  // The identifiers of a macro's body (after its name and, for a function-like macro, its parameters):
+  // a macro in an old release's block that expands to a newer shim breaks every extension that uses it
+  // at the old target, and no parse sees that unless something expands it.
+  void add_macro_body(CXCursor macro) {
+    CXToken* tokens = nullptr;
+    unsigned count = 0;
+    clang_tokenize(unit_.get(), clang_getCursorExtent(macro), &tokens, &count);
+    unsigned body = 1;
+    if (clang_Cursor_isMacroFunctionLike(macro)) {
+      while (body < count && copy_cx_string(clang_getTokenSpelling(unit_.get(), tokens[body])) != ")") ++body;
+      ++body;
+    }
+    for (unsigned i = body; i < count; ++i) {
+      if (clang_getTokenKind(tokens[i]) != CXToken_Identifier) continue;
+      add(copy_cx_string(clang_getTokenSpelling(unit_.get(), tokens[i])),
+          clang_getTokenLocation(unit_.get(), tokens[i]), true);
+      uses_.back().in_macro = true;
+    }
+    clang_disposeTokens(unit_.get(), tokens, count);
+  }
+
   bool visit(CXCursor cursor) {
     CXSourceLocation location = clang_getCursorLocation(cursor);
-    if (!is_wrapper_header(relative_header(location))) return false;
     CXCursorKind kind = clang_getCursorKind(cursor);
+    if (kind == CXCursor_MacroDefinition) {
+      if (is_stable_header(relative_header(location))) add_macro_body(cursor);
+      return false;
+    }
+    if (!is_wrapper_header(relative_header(location))) return false;
     if (kind == CXCursor_DeclRefExpr) {
       CXCursor referenced = clang_getCursorReferenced(cursor);
       if (is_shim_function(referenced)) {

@@ -19,6 +19,9 @@ struct WrapperShimUse {
   TorchVersion target;
   bool with_backends = false;  // compiled with every backend define (kBackendDefines)
   bool declared = true;        // false: "use of undeclared identifier" (or another not-declared error)
+  // The name is a token of a macro's body defined at this target: no compiler resolves it until an
+  // extension expands the macro, so whether it names a shim (and is declared here) is the inventory's to say.
+  bool in_macro = false;
 
   auto operator<=>(const WrapperShimUse&) const = default;
 };
@@ -28,7 +31,8 @@ struct WrapperShimUse {
 // defines, and lists what the wrappers' code uses: calls and references that resolve to extern "C"
 // functions of the stable trees, and not-declared errors located in the wrappers. Sorted, unique.
 // The front end decides which code is active, so `&&` guards, nesting and #ifdef USE_CUDA count as
-// the compiler counts them. Uses in macro bodies are only seen where a wrapper expands the macro.
+// the compiler counts them. A macro defined in a stable header at a target counts the identifiers
+// of its body as uses there (`in_macro`), whether or not anything expands it.
 std::vector<WrapperShimUse> collect_wrapper_shim_uses(const std::filesystem::path& include_dir, TorchVersion release,
                                                       unsigned jobs = 0);
 

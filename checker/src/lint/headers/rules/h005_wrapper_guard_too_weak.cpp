@@ -2,6 +2,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <tuple>
 
@@ -38,8 +39,12 @@ void check(const HeaderLintInput& input, const LintRule& rule, DiagnosticSink& s
   auto first = first_shipped_releases(input.earlier);
   TorchVersion own = input.candidate.release.minor_release();
   std::map<std::pair<SourcePosition, std::string>, std::pair<const WrapperShimUse*, TorchVersion>> oldest;
+  std::deque<WrapperShimUse> macro_uses;  // a macro's uses with `declared` as the inventory says (stable addresses)
   for (const auto& use : input.wrapper_uses) {
-    const ShimDeclaration* d = used_declaration(input.candidate, use.name);
+    // A macro body's identifier counts only where it is a shim function's name: the body's other
+    // tokens (parameters, helpers, enumerators' last names) are not uses of a declaration.
+    const ShimDeclaration* d =
+        use.in_macro ? input.candidate.find(use.name) : used_declaration(input.candidate, use.name);
     if (!d || !is_targeted(*d)) continue;
     TorchVersion shipped_in = own;  // new in this tree
     if (auto shipped = first.find(key_of(*d)); shipped != first.end()) {
@@ -48,11 +53,21 @@ void check(const HeaderLintInput& input, const LintRule& rule, DiagnosticSink& s
       shipped_in = d->since;
     }
     TorchVersion needs = std::max(d->since, shipped_in);
-    if (use.declared && use.target >= needs) continue;
-    auto [it, inserted] = oldest.try_emplace({use.where, use.name}, &use, needs);
+    const WrapperShimUse* seen = &use;
+    if (use.in_macro) {
+      // A macro naming a backend's shim is expanded by that backend's code only (STD_CUDA_CHECK needs
+      // cuda_runtime.h): it is judged where the backend defines are set.
+      if (!d->backend.empty() && !use.with_backends) continue;
+      // No front end resolved the name: it is declared at the use's target where the inventory says so.
+      WrapperShimUse& resolved = macro_uses.emplace_back(use);
+      resolved.declared = use.target >= d->since;
+      seen = &resolved;
+    }
+    if (seen->declared && use.target >= needs) continue;
+    auto [it, inserted] = oldest.try_emplace({use.where, use.name}, seen, needs);
     if (!inserted &&
         std::tie(use.target, use.with_backends) < std::tie(it->second.first->target, it->second.first->with_backends)) {
-      it->second = {&use, needs};
+      it->second = {seen, needs};
     }
   }
   for (const auto& [key, broken] : oldest) {
@@ -61,11 +76,18 @@ void check(const HeaderLintInput& input, const LintRule& rule, DiagnosticSink& s
     std::string at = fmt::format("target {}", use->target.to_string());
     if (use->with_backends) at += fmt::format(" with {}", fmt::join(kBackendDefines, ", "));
     if (!use->declared) {
+      std::string consequence = use->in_macro
+                                    ? fmt::format(
+                                          "the macro's guard is weaker than the shim's, and an extension that "
+                                          "expands it at {} does not compile",
+                                          use->target.to_string())
+                                    : fmt::format(
+                                          "the wrapper's guard is weaker than the shim's, and the header does "
+                                          "not compile at {}",
+                                          use->target.to_string());
       sink.report(rule, use->where,
-                  fmt::format("{} is used here at {}, where it is not declared (its own guard: {}{}): the wrapper's "
-                              "guard is weaker than the shim's, and the header does not compile at {}",
-                              describe(*d), at, d->since.to_string(), d->backend.empty() ? "" : " and " + d->backend,
-                              use->target.to_string()));
+                  fmt::format("{} is used here at {}, where it is not declared (its own guard: {}{}): {}", describe(*d),
+                              at, d->since.to_string(), d->backend.empty() ? "" : " and " + d->backend, consequence));
     } else {
       sink.report(rule, use->where,
                   fmt::format("{} is used here at {}, but it first shipped in {}: an extension targeting {} that "
