@@ -82,6 +82,7 @@ std::size_t device_objects_compiled_since(fs::file_time_type since) {
 
 TEST_F(MatrixIntegration, SmallMatrixMeetsTheVersionRules) {
   const auto started = fs::file_time_type::clock::now();
+  const bool no_device_object_yet = !fs::is_directory(cache_dir / "device-objects");
   auto result = testing::run_cli({"matrix", (fixtures / "small.toml").string(), "--cache-dir", cache_dir.string(),
                                   "--json", (output_ / "m.json").string(), "--junit", (output_ / "m.xml").string(),
                                   "--markdown", (output_ / "m.md").string(), "--jobs", "2"});
@@ -131,14 +132,20 @@ TEST_F(MatrixIntegration, SmallMatrixMeetsTheVersionRules) {
             std::string::npos);
   EXPECT_NE(read_text(output_ / "m.md").find("**No finding**"), std::string::npos);
   // The device code includes no torch header: when this run built its six CUDA libraries, it compiled
-  // each device source once and linked that object into all of them.
+  // each device source at most once (exactly once where no earlier run had) and linked that object
+  // into all of them. (Host sources changed since an earlier run rebuild the libraries, not the
+  // device objects.)
   if (result.output.find("(12 builds, 0 cached") != std::string::npos) {
     std::size_t device_sources = 0;
     for (const auto& file :
          fs::recursive_directory_iterator(fs::path(TORCH_ABI_CHECK_FIXTURES).parent_path() / "kernels" / "cuda")) {
       device_sources += file.path().extension() == ".cu" ? 1 : 0;
     }
-    EXPECT_EQ(device_objects_compiled_since(started), device_sources);
+    if (no_device_object_yet) {
+      EXPECT_EQ(device_objects_compiled_since(started), device_sources);
+    } else {
+      EXPECT_LE(device_objects_compiled_since(started), device_sources);
+    }
   }
 
   // Nothing changed: the re-run takes every build and cell from the cache.
