@@ -3,10 +3,16 @@ cell forks a child that imports a published package, loads every native library 
 operators it registered and runs its smoke snippet. torch-abi-check canary judges the results; this
 script only observes.
 
-Usage: python canary_cells.py --cells FILE.json [--dependencies DIR]
+Usage: python canary_cells.py --cells FILE.json
 
-The cells: [{"package_dir", "modules", "smoke" (code or ""), "smoke_needs_gpu", "timeout_s",
-"result" (a file)}]. Each result: {"torch", "stage" (the first step that failed: import, smoke,
+As a user's fresh environment sees it: torch-abi-check starts this script through the dynamic
+loader with its cache of library paths switched off and LD_LIBRARY_PATH empty, so only torch's own
+libraries, the package's and the system's default folders are found (none of this machine's CUDA
+toolkits); each cell puts its package's own installed dependencies on the path after the release's
+site-packages (a distribution the release has stays the release's, as pip leaves it).
+
+The cells: [{"package_dir", "modules", "dependencies" (a directory or ""), "smoke" (code or ""),
+"smoke_needs_gpu", "timeout_s", "result" (a file)}]. Each result: {"torch", "stage" (the first step that failed: import, smoke,
 crash, timeout; "" when none), "error" (what it raised, with the loader's own message), "signal",
 "libraries" ([{path, loaded, error, by}]), "operators" ({namespace: [name]} registered by the
 package), "smoke" (ran, skipped, failed, none), "gpu", "seconds"}. A crash or hang of a cell ends
@@ -91,6 +97,8 @@ def load_libraries(package_dir):
 def observe(cell, torch, before):
     """One cell, in a forked child: import, load, list operators, smoke."""
     sys.path.insert(0, cell["package_dir"])
+    if cell.get("dependencies"):
+        sys.path.append(cell["dependencies"])
     result = {"torch": torch.__version__, "stage": "", "error": "", "libraries": [], "operators": {},
               "smoke": "none", "gpu": bool(torch.cuda.is_available())}
     started = time.monotonic()
@@ -140,10 +148,7 @@ def run_isolated(cells, torch, before):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--cells", required=True, help="JSON list of cells, all for this release")
-    parser.add_argument("--dependencies", default="", help="the packages' shared dependencies, before torch")
     arguments = parser.parse_args()
-    if arguments.dependencies:
-        sys.path.insert(0, arguments.dependencies)  # torch looks for numpy as it imports
     with open(arguments.cells, encoding="utf-8") as stream:
         cells = json.load(stream)
 

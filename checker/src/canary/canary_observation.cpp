@@ -126,6 +126,15 @@ Observation judge_cell_result(const json& result, TorchVersion release, const st
       observation.outcome = CanaryOutcome::MissingLibrary;
       observation.detail =
           fmt::format("needs {} at import, which torch {} does not bring", *soname, observation.release.to_string());
+    } else if (soname && !owned_by_package(*soname, result.value("libraries", json::array()))) {
+      // Neither torch nor the package brings it: the user's machine must (a GPU driver, a vendor's
+      // runtime such as Ascend CANN or TensorRT). Absent here, the cell says nothing about torch.
+      observation.outcome = CanaryOutcome::Environment;
+      observation.detail =
+          *soname == "libcuda.so.1"
+              ? std::string("needs a GPU driver (libcuda.so.1), absent here")
+              : fmt::format("needs {} from the machine (a driver or vendor runtime), absent here", *soname);
+      observation.notes.insert(observation.notes.begin(), fmt::format("the import failed: {}", error));
     } else {
       observation.outcome = CanaryOutcome::Refused;
       observation.detail = error;
