@@ -11,12 +11,14 @@ wheel, sha256, unpacked, requires_torch, modules, dependencies) or its problem (
 status 0 unless the script itself failed; a package that could not be got is a problem in the
 result, not an error.
 
-A user's fresh environment: each package's declared dependencies (Requires-Dist, markers
-evaluated; never torch, triton or nvidia-*, which come with the release) are really installed,
-level by level with --no-deps, into a directory of that package's own, cached by the content of
-what it asks for (`dependencies/<hash>/`): a warm run installs nothing. The cells put it on the
-path after the release's own site-packages, so a distribution the release already has is the
-release's, as pip would leave it.
+A user's fresh environment: each package's declared dependencies (Requires-Dist, markers evaluated;
+never torch, triton or nvidia-*, which come with the release) are really installed, level by level
+with --no-deps, into a directory of that package's own, cached by the content of what it asks for
+(`dependencies/<hash>/`): a warm run installs nothing. Where there is no wheel, pip builds the
+source distribution, as a user's pip does; a dependency that still cannot be installed is left out
+and named (`missing`): the cells then show what its absence does. The cells put it on the path
+after the release's own site-packages, so a distribution the release already has is the release's,
+as pip would leave it.
 """
 
 import argparse
@@ -132,11 +134,16 @@ def read_metadata(archive: zipfile.ZipFile, wheel: Path):
 
 
 def top_level_modules(archive: zipfile.ZipFile, dist_info: str) -> list[str]:
-    """The import names the wheel provides: top_level.txt where present, else its top folders."""
+    """The import names the wheel provides: top_level.txt where present (only the names the wheel
+    really ships: torchcodec 0.17.0 lists a FAKE_NAME), else its top folders."""
+    entries = archive.namelist()
     try:
         names = archive.read(f"{dist_info}/top_level.txt").decode().split()
-        if names:
-            return sorted(set(names))
+        shipped = sorted({name for name in names if any(
+            entry.startswith(f"{name}/") or entry == f"{name}.py" or
+            (entry.startswith(f"{name}.") and entry.endswith(".so")) for entry in entries)})
+        if shipped:
+            return shipped
     except KeyError:
         pass
     modules = set()
@@ -257,23 +264,24 @@ def install_dependencies(package: dict, cache: Path, sources: list[str]) -> dict
     wanted = sorted({str(r) for r in map(Requirement, package["requires"])
                      if applies(r) and not provided(r.name)})
     if not wanted:
-        return {"directory": "", "requirements": []}
+        return {"directory": "", "requirements": [], "missing": []}
     key = hashlib.sha256("\n".join([sys.version.split()[0], *sources, *wanted]).encode()).hexdigest()[:24]
     target = cache / "dependencies" / key
     if (target / ".complete").exists():
-        return {"directory": str(target), "requirements": wanted}
+        missing = json.loads((target / ".missing.json").read_text()) if (target / ".missing.json").exists() else []
+        return {"directory": str(target), "requirements": wanted, "missing": missing}
     staging = Path(tempfile.mkdtemp(prefix="deps-", dir=cache / "dependencies"))
     try:
-        pending, seen = wanted, set()
+        pending, seen, missing = wanted, set(), []
         while pending:
             seen.update(canonicalize_name(Requirement(r).name) for r in pending)
-            command = [sys.executable, "-m", "pip", "--disable-pip-version-check", "install", "--no-deps",
-                       "--no-compile", "--only-binary=:all:", "--quiet", "--target", str(staging), *pending, *sources]
-            completed = subprocess.run(command, capture_output=True, text=True)
-            if completed.returncode != 0:
-                lines = [line for line in completed.stderr.splitlines() if line.startswith("ERROR")]
-                raise Problem(f"could not install its dependencies {', '.join(pending)}: "
-                              f"{lines[-1] if lines else completed.stderr.strip()[-300:]}")
+            if pip_install(staging, pending, sources, "--only-binary=:all:") is not None:
+                # One at a time, as pip would: from a source distribution where there is no wheel
+                # (a user's pip builds it); what still cannot be installed is left out and named.
+                for requirement in pending:
+                    error = pip_install(staging, [requirement], sources, "--prefer-binary")
+                    if error is not None:
+                        missing.append(f"{requirement}: {error}")
             following = set()
             for metadata in staging.glob("*.dist-info/METADATA"):
                 message = email.parser.Parser().parsestr(metadata.read_text(errors="replace"))
@@ -283,12 +291,27 @@ def install_dependencies(package: dict, cache: Path, sources: list[str]) -> dict
                     if applies(requirement) and name not in seen and not provided(name):
                         following.add(str(requirement))
             pending = sorted(following)
+        write_json_atomically(staging / ".missing.json", missing)
         (staging / ".complete").write_text("\n".join(wanted))
         shutil.rmtree(target, ignore_errors=True)
         os.replace(staging, target)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    return {"directory": str(target), "requirements": wanted}
+    return {"directory": str(target), "requirements": wanted, "missing": missing}
+
+
+def pip_install(target: Path, requirements: list[str], sources: list[str], binary: str) -> str | None:
+    """Installs into `target` without dependencies; None, or pip's last error line."""
+    command = [sys.executable, "-m", "pip", "--disable-pip-version-check", "install", "--no-deps", "--no-compile",
+               binary, "--quiet", "--target", str(target), *requirements, *sources]
+    try:
+        completed = subprocess.run(command, capture_output=True, text=True, timeout=900)
+    except subprocess.TimeoutExpired:
+        return "pip did not finish in 900 s"
+    if completed.returncode == 0:
+        return None
+    lines = [line.strip() for line in completed.stderr.splitlines() if line.startswith(("ERROR", "error:"))]
+    return lines[-1] if lines else " ".join(completed.stderr.split())[-300:]
 
 
 def main(argv: list[str]) -> int:

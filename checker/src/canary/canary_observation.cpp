@@ -107,6 +107,11 @@ Observation judge_cell_result(const json& result, TorchVersion release, const st
     observation.detail = error;
     return observation;
   }
+  const json torch_lacks = result.value("torch_lacks", json::object());  // a copy: items() must not outlive it
+  for (const auto& [soname, path] : torch_lacks.items()) {
+    observation.notes.push_back(fmt::format("the store's torch {} lacks its own {}: loaded from this machine's {}",
+                                            release.to_string(), soname, path.get<std::string>()));
+  }
   const json operators = result.value("operators", json::object());  // a copy: items() must not outlive it
   for (const auto& [name_space, names] : operators.items()) {
     for (const auto& name : names)

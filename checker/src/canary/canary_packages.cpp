@@ -75,7 +75,8 @@ PreparedPackages prepare_canary_packages(const CanarySpec& spec, const std::file
                             .unpacked = facts["unpacked"].get<std::string>(),
                             .modules = facts["modules"].get<std::vector<std::string>>(),
                             .requires_torch = facts["requires_torch"].get<std::vector<std::string>>(),
-                            .dependencies = facts["dependencies"]["directory"].get<std::string>()};
+                            .dependencies = facts["dependencies"]["directory"].get<std::string>(),
+                            .missing_dependencies = facts["dependencies"].value("missing", std::vector<std::string>())};
       package.pinned_torch = pinned_torch_release(package.requires_torch);
       prepared.packages.push_back(std::move(package));
     }

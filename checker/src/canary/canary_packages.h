@@ -22,6 +22,7 @@ struct CanaryPackage {
   std::vector<std::string> requires_torch;  // its Requires-Dist on torch, as written
   // Its own declared dependencies, installed (cached by what it asks for); empty: it declares none.
   std::filesystem::path dependencies;
+  std::vector<std::string> missing_dependencies;  // declared, but pip could not install them: "req: why"
   // The release it was built for, when its requirement pins one (`torch==2.9.1`).
   std::optional<TorchVersion> pinned_torch;
 };

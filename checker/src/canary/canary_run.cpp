@@ -238,6 +238,9 @@ CanaryResult run_canary(const CanarySpec& whole_spec, const ShimCatalog& catalog
     Observation observed =
         judge_cell_result(raw, options.releases[r].version, row.package.unpacked, row.audit.device_code);
     observed.cached = from_cache;
+    for (const auto& missing : row.package.missing_dependencies) {
+      observed.notes.push_back(fmt::format("a declared dependency pip could not install here: {}", missing));
+    }
     (from_cache ? result.cells_cached : result.cells_run) += 1;
     result.gpu = result.gpu || raw.value("gpu", false);
     row.cells[r].observed = std::move(observed);
