@@ -40,6 +40,7 @@ section = json.load(open(sys.argv[1]))["canary"]
 cells = [c for p in section["packages"] for c in p["cells"]]
 seconds = [c["seconds"] for c in cells]
 print(f"cells: {len(cells)}; per cell (the forked child): median {statistics.median(seconds):.1f} s, max {max(seconds):.1f} s")
-print(f"agreement: {section['as_predicted']} of {section['cells']} cells as predicted "
+print(f"agreement: {section['as_predicted_loading']} of {section['observable']} observable cells load or fail as predicted; "
+      f"{section['as_predicted']} of {section['cells']} cells as predicted "
       f"({100.0 * section['as_predicted'] / max(1, section['cells']):.0f}%)")
 PY

@@ -1,12 +1,19 @@
-"""Runs the canary cells of one torch release inside its Python: torch is imported once, then each
-cell forks a child that imports a published package, loads every native library it ships, lists the
-operators it registered and runs its smoke snippet. torch-abi-check canary judges the results; this
+"""Runs the canary cells of one torch release inside its Python: torch is imported once (once per
+numpy the cells' dependencies bring, that numpy imported first), then each cell forks a child that
+imports a published package, loads every native library it ships, lists the operators it
+registered and runs its smoke snippet. torch-abi-check canary judges the results; this
 script only observes.
 
-Usage: python canary_cells.py --cells FILE.json [--dependencies DIR]
+Usage: python canary_cells.py --cells FILE.json
 
-The cells: [{"package_dir", "modules", "smoke" (code or ""), "smoke_needs_gpu", "timeout_s",
-"result" (a file)}]. Each result: {"torch", "stage" (the first step that failed: import, smoke,
+As a user's fresh environment sees it: torch-abi-check starts this script through the dynamic
+loader with its cache of library paths switched off and LD_LIBRARY_PATH empty, so only torch's own
+libraries, the package's and the system's default folders are found (none of this machine's CUDA
+toolkits); each cell puts its package's own installed dependencies on the path after the release's
+site-packages (a distribution the release has stays the release's, as pip leaves it).
+
+The cells: [{"package_dir", "modules", "dependencies" (a directory or ""), "smoke" (code or ""),
+"smoke_needs_gpu", "timeout_s", "result" (a file)}]. Each result: {"torch", "stage" (the first step that failed: import, smoke,
 crash, timeout; "" when none), "error" (what it raised, with the loader's own message), "signal",
 "libraries" ([{path, loaded, error, by}]), "operators" ({namespace: [name]} registered by the
 package), "smoke" (ran, skipped, failed, none), "gpu", "seconds"}. A crash or hang of a cell ends
@@ -91,6 +98,8 @@ def load_libraries(package_dir):
 def observe(cell, torch, before):
     """One cell, in a forked child: import, load, list operators, smoke."""
     sys.path.insert(0, cell["package_dir"])
+    if cell.get("dependencies"):
+        sys.path.append(cell["dependencies"])
     result = {"torch": torch.__version__, "stage": "", "error": "", "libraries": [], "operators": {},
               "smoke": "none", "gpu": bool(torch.cuda.is_available())}
     started = time.monotonic()
@@ -121,13 +130,15 @@ def observe(cell, torch, before):
     return result
 
 
-def run_isolated(cells, torch, before):
+def run_isolated(cells, torch, before, from_machine):
     """Forks a child per cell (forked_cells.py) so that a crash or hang ends that cell only; the
     child inherits the imported torch, which is what makes a cell cost its package's import and not
     torch's."""
     def body(cell):
         def run():
-            write_result(cell["result"], observe(cell, torch, before))
+            result = observe(cell, torch, before)
+            result["torch_lacks"] = from_machine
+            write_result(cell["result"], result)
             return 0
         return run
 
@@ -140,21 +151,95 @@ def run_isolated(cells, torch, before):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--cells", required=True, help="JSON list of cells, all for this release")
-    parser.add_argument("--dependencies", default="", help="the packages' shared dependencies, before torch")
     arguments = parser.parse_args()
-    if arguments.dependencies:
-        sys.path.insert(0, arguments.dependencies)  # torch looks for numpy as it imports
     with open(arguments.cells, encoding="utf-8") as stream:
         cells = json.load(stream)
-
-    import torch  # noqa: E402  (once: every cell forks from here)
-
-    before = operator_names(torch)
     for cell in cells:
         if os.path.exists(cell["result"]):
             os.remove(cell["result"])
-    run_isolated(cells, torch, before)
+    from_machine = libraries_torch_lacks()
+    groups, numpy_dirs = {}, {}
+    for cell in cells:
+        version, directory = numpy_of(cell.get("dependencies", ""))
+        groups.setdefault(version, []).append(cell)
+        numpy_dirs.setdefault(version, directory)
+    if len(groups) == 1:
+        version, group = next(iter(groups.items()))
+        run_group(numpy_dirs[version], group, from_machine)
+        return 0
+    # One forked process per numpy version, each importing its torch once (none is imported here).
+    for version, group in groups.items():
+        pid = os.fork()
+        if pid == 0:
+            code = 70
+            try:
+                run_group(numpy_dirs[version], group, from_machine)
+                code = 0
+            except BaseException:  # noqa: BLE001
+                traceback.print_exc()
+            finally:
+                os._exit(code)
+        os.waitpid(pid, 0)
     return 0
+
+
+LOADERS = ("/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1")
+
+
+def libraries_torch_lacks():
+    """The libraries the release's own torch NEEDs that neither its RUNPATHs nor the system's
+    default folders hold (a store that lacks one of torch's nvidia-* wheels), each from this
+    machine's loader cache: {soname: path}. They are loaded by path before torch, so torch itself
+    imports; nothing else of the machine's library paths becomes visible."""
+    import importlib.util
+    import subprocess
+
+    spec = importlib.util.find_spec("torch")
+    loader = next((path for path in LOADERS if os.path.exists(path)), None)
+    if spec is None or spec.origin is None or loader is None:
+        return {}
+    lib_dir = os.path.join(os.path.dirname(spec.origin), "lib")
+    missing = set()
+    for name in ("libtorch_python.so", "libtorch.so", "libtorch_cuda.so", "libtorch_hip.so"):
+        path = os.path.join(lib_dir, name)
+        if os.path.exists(path):
+            listed = subprocess.run([loader, "--inhibit-cache", path], capture_output=True, text=True,
+                                    env={"LD_TRACE_LOADED_OBJECTS": "1"}).stdout  # as ldd asks
+            missing.update(line.split()[0] for line in listed.splitlines() if "=> not found" in line)
+    if not missing:
+        return {}
+    cached = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout
+    found = {}
+    for line in cached.splitlines():
+        fields = line.split()
+        # "libcurand.so.10 (libc6,x86-64) => /usr/local/cuda-13.0/lib/libcurand.so.10": 64-bit only.
+        if len(fields) >= 4 and fields[0] in missing and fields[-2] == "=>" and "64" in fields[1]:
+            found.setdefault(fields[0], fields[-1])
+    return found
+
+
+def numpy_of(dependencies):
+    """(version, directory) of the numpy a cell's dependencies bring; ("", "") for none."""
+    if dependencies and os.path.isdir(dependencies):
+        for name in sorted(os.listdir(dependencies)):
+            if name.startswith("numpy-") and name.endswith(".dist-info"):
+                return name[len("numpy-"):-len(".dist-info")], dependencies
+    return "", ""
+
+
+def run_group(numpy_dir, cells, from_machine):
+    """Imports torch once for cells whose dependencies bring one numpy (or none): torch reads numpy
+    once, as it imports, as it would in the user's environment where numpy was installed first."""
+    if numpy_dir:
+        sys.path.append(numpy_dir)
+        import numpy as _  # noqa: F401  (only numpy: the rest of that directory is the cell's own)
+        sys.path.remove(numpy_dir)
+    for path in from_machine.values():
+        ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
+
+    import torch  # noqa: E402  (once: every cell of the group forks from here)
+
+    run_isolated(cells, torch, operator_names(torch), from_machine)
 
 
 if __name__ == "__main__":

@@ -5,10 +5,20 @@ into one shared directory. torch-abi-check canary runs it with the host Python (
 Usage: python canary_fetch.py --cache DIR --request FILE.json --result FILE.json
 
 The request: {"packages": [{"key": "xformers", "source": "index"|"wheel"|"directory",
-"spec": "xformers==0.0.35" | PATH}], "index_url": URL or null}. The result lists, per key, either
-the package's facts (name, version, wheel, sha256, unpacked, requires_torch, modules) or its
-problem (one line), and the shared dependency directory. Exit status 0 unless the script itself
-failed; a package that could not be got is a problem in the result, not an error.
+"spec": "xformers==0.0.35" | PATH, "sha256": HEX or absent}], "index_url": URL or null,
+"find_links": DIR or null}. The result lists, per key, either the package's facts (name, version,
+wheel, sha256, unpacked, requires_torch, modules, dependencies) or its problem (one line). Exit
+status 0 unless the script itself failed; a package that could not be got is a problem in the
+result, not an error.
+
+A user's fresh environment: each package's declared dependencies (Requires-Dist, markers evaluated;
+never torch, triton or nvidia-*, which come with the release) are really installed, level by level
+with --no-deps, into a directory of that package's own, cached by the content of what it asks for
+(`dependencies/<hash>/`): a warm run installs nothing. Where there is no wheel, pip builds the
+source distribution, as a user's pip does; a dependency that still cannot be installed is left out
+and named (`missing`): the cells then show what its absence does. The cells put it on the path
+after the release's own site-packages, so a distribution the release already has is the release's,
+as pip would leave it.
 """
 
 import argparse
@@ -76,7 +86,13 @@ def check_platform(wheel: Path) -> None:
         raise Problem(f"{wheel}: built for {shown}, which this Python ({sys.version.split()[0]}, Linux) cannot load")
 
 
-def download(spec: str, downloads: Path, index_url: str | None) -> Path:
+def pip_sources(index_url: str | None, find_links: str | None) -> list[str]:
+    """The package index and a local folder of wheels, as the spec gives them, for pip."""
+    options = ["--index-url", index_url] if index_url else []
+    return options + (["--find-links", find_links] if find_links else [])
+
+
+def download(spec: str, downloads: Path, sources: list[str]) -> Path:
     """`name==version` from the index, once: a wheel already downloaded for it is reused."""
     try:
         requirement = Requirement(spec)
@@ -94,9 +110,7 @@ def download(spec: str, downloads: Path, index_url: str | None) -> Path:
     staging = Path(tempfile.mkdtemp(prefix="download-", dir=downloads))
     try:
         command = [sys.executable, "-m", "pip", "--disable-pip-version-check", "download", "--no-deps",
-                   "--only-binary=:all:", "--progress-bar", "off", "--quiet", "-d", str(staging), spec]
-        if index_url:
-            command += ["--index-url", index_url]
+                   "--only-binary=:all:", "--progress-bar", "off", "--quiet", "-d", str(staging), spec, *sources]
         completed = subprocess.run(command, capture_output=True, text=True)
         if completed.returncode != 0:
             lines = [line for line in completed.stderr.splitlines() if line.startswith("ERROR")]
@@ -120,11 +134,16 @@ def read_metadata(archive: zipfile.ZipFile, wheel: Path):
 
 
 def top_level_modules(archive: zipfile.ZipFile, dist_info: str) -> list[str]:
-    """The import names the wheel provides: top_level.txt where present, else its top folders."""
+    """The import names the wheel provides: top_level.txt where present (only the names the wheel
+    really ships: torchcodec 0.17.0 lists a FAKE_NAME), else its top folders."""
+    entries = archive.namelist()
     try:
         names = archive.read(f"{dist_info}/top_level.txt").decode().split()
-        if names:
-            return sorted(set(names))
+        shipped = sorted({name for name in names if any(
+            entry.startswith(f"{name}/") or entry == f"{name}.py" or
+            (entry.startswith(f"{name}.") and entry.endswith(".so")) for entry in entries)})
+        if shipped:
+            return shipped
     except KeyError:
         pass
     modules = set()
@@ -190,12 +209,12 @@ def prepare_directory(entry: dict) -> dict:
     }
 
 
-def prepare(entry: dict, cache: Path, index_url: str | None) -> dict:
+def prepare(entry: dict, cache: Path, sources: list[str]) -> dict:
     source, spec = entry["source"], entry["spec"]
     if source == "directory":
         return prepare_directory(entry)
     if source == "index":
-        wheel = download(spec, cache / "downloads", index_url)
+        wheel = download(spec, cache / "downloads", sources)
     else:
         wheel = Path(spec)
         if not wheel.is_file():
@@ -204,6 +223,8 @@ def prepare(entry: dict, cache: Path, index_url: str | None) -> dict:
             raise Problem(f"{wheel}: not a wheel (not a zip archive)")
     check_platform(wheel)
     digest = sha256_of(wheel)
+    if entry.get("sha256") and entry["sha256"].lower() != digest:
+        raise Problem(f"{wheel.name}: sha256 {digest} is not the pinned {entry['sha256'].lower()}")
     try:
         with zipfile.ZipFile(wheel) as archive:
             message, dist_info = read_metadata(archive, wheel)
@@ -230,50 +251,67 @@ def applies(requirement: Requirement) -> bool:
     return requirement.marker is None or requirement.marker.evaluate({"extra": ""})
 
 
-def provided(name: str, spec_names: set[str]) -> bool:
+def provided(name: str) -> bool:
     name = canonicalize_name(name)
-    return name in PROVIDED_BY_THE_RELEASE or name.startswith(PROVIDED_PREFIXES) or name in spec_names
+    return name in PROVIDED_BY_THE_RELEASE or name.startswith(PROVIDED_PREFIXES)
 
 
-def install_dependencies(packages: list[dict], cache: Path, index_url: str | None) -> dict:
-    """One directory for every package's non-torch dependencies, installed level by level with
-    --no-deps so that nothing ever pulls torch or its CUDA libraries in again."""
-    spec_names = {canonicalize_name(p["name"]) for p in packages}
-    wanted = sorted({str(r) for p in packages for r in map(Requirement, p["requires"])
-                     if applies(r) and not provided(r.name, spec_names)})
-    key = hashlib.sha256("\n".join(wanted).encode()).hexdigest()[:24]
+def install_dependencies(package: dict, cache: Path, sources: list[str]) -> dict:
+    """The package's own dependency directory: its non-torch dependencies, installed level by level
+    with --no-deps so that nothing ever pulls torch or its CUDA libraries in again. Keyed by what it
+    asks for and where from, so packages that ask for the same share one and a warm run installs
+    nothing."""
+    wanted = sorted({str(r) for r in map(Requirement, package["requires"])
+                     if applies(r) and not provided(r.name)})
+    if not wanted:
+        return {"directory": "", "requirements": [], "missing": []}
+    key = hashlib.sha256("\n".join([sys.version.split()[0], *sources, *wanted]).encode()).hexdigest()[:24]
     target = cache / "dependencies" / key
-    if (target / ".complete").exists() or not wanted:
-        return {"directory": str(target) if wanted else "", "requirements": wanted}
+    if (target / ".complete").exists():
+        missing = json.loads((target / ".missing.json").read_text()) if (target / ".missing.json").exists() else []
+        return {"directory": str(target), "requirements": wanted, "missing": missing}
     staging = Path(tempfile.mkdtemp(prefix="deps-", dir=cache / "dependencies"))
     try:
-        pending, seen = wanted, set()
+        pending, seen, missing = wanted, set(), []
         while pending:
             seen.update(canonicalize_name(Requirement(r).name) for r in pending)
-            command = [sys.executable, "-m", "pip", "--disable-pip-version-check", "install", "--no-deps",
-                       "--no-compile", "--only-binary=:all:", "--quiet", "--target", str(staging), *pending]
-            if index_url:
-                command += ["--index-url", index_url]
-            completed = subprocess.run(command, capture_output=True, text=True)
-            if completed.returncode != 0:
-                return {"directory": "", "requirements": wanted,
-                        "problem": f"could not install the dependencies {', '.join(pending)}: "
-                                   f"{completed.stderr.strip().splitlines()[-1] if completed.stderr.strip() else ''}"}
+            if pip_install(staging, pending, sources, "--only-binary=:all:") is not None:
+                # One at a time, as pip would: from a source distribution where there is no wheel
+                # (a user's pip builds it); what still cannot be installed is left out and named.
+                for requirement in pending:
+                    error = pip_install(staging, [requirement], sources, "--prefer-binary")
+                    if error is not None:
+                        missing.append(f"{requirement}: {error}")
             following = set()
             for metadata in staging.glob("*.dist-info/METADATA"):
                 message = email.parser.Parser().parsestr(metadata.read_text(errors="replace"))
                 for text in message.get_all("Requires-Dist") or []:
                     requirement = Requirement(text)
                     name = canonicalize_name(requirement.name)
-                    if applies(requirement) and name not in seen and not provided(name, spec_names):
+                    if applies(requirement) and name not in seen and not provided(name):
                         following.add(str(requirement))
             pending = sorted(following)
+        write_json_atomically(staging / ".missing.json", missing)
         (staging / ".complete").write_text("\n".join(wanted))
         shutil.rmtree(target, ignore_errors=True)
         os.replace(staging, target)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    return {"directory": str(target), "requirements": wanted}
+    return {"directory": str(target), "requirements": wanted, "missing": missing}
+
+
+def pip_install(target: Path, requirements: list[str], sources: list[str], binary: str) -> str | None:
+    """Installs into `target` without dependencies; None, or pip's last error line."""
+    command = [sys.executable, "-m", "pip", "--disable-pip-version-check", "install", "--no-deps", "--no-compile",
+               binary, "--quiet", "--target", str(target), *requirements, *sources]
+    try:
+        completed = subprocess.run(command, capture_output=True, text=True, timeout=900)
+    except subprocess.TimeoutExpired:
+        return "pip did not finish in 900 s"
+    if completed.returncode == 0:
+        return None
+    lines = [line.strip() for line in completed.stderr.splitlines() if line.startswith(("ERROR", "error:"))]
+    return lines[-1] if lines else " ".join(completed.stderr.split())[-300:]
 
 
 def main(argv: list[str]) -> int:
@@ -285,14 +323,23 @@ def main(argv: list[str]) -> int:
     request = json.loads(arguments.request.read_text())
     for folder in ("downloads", "unpacked", "dependencies"):
         (arguments.cache / folder).mkdir(parents=True, exist_ok=True)
-    packages, problems = [], []
+    sources = pip_sources(request.get("index_url"), request.get("find_links"))
+    ready, problems = [], []
     for entry in request["packages"]:
         try:
-            packages.append(prepare(entry, arguments.cache, request.get("index_url")))
+            ready.append(prepare(entry, arguments.cache, sources))
         except Problem as problem:
             problems.append({"key": entry["key"], "problem": str(problem)})
-    dependencies = install_dependencies(packages, arguments.cache, request.get("index_url"))
-    write_json_atomically(arguments.result, {"packages": packages, "problems": problems, "dependencies": dependencies})
+    # Another package of the spec is installed as this one's dependency like any other (each row has
+    # its own directory, behind the row's own unpacked wheel).
+    packages = []
+    for package in ready:
+        try:
+            package["dependencies"] = install_dependencies(package, arguments.cache, sources)
+            packages.append(package)
+        except Problem as problem:
+            problems.append({"key": package["key"], "problem": f"{package['name']} {package['version']}: {problem}"})
+    write_json_atomically(arguments.result, {"packages": packages, "problems": problems})
     return 0
 
 

@@ -46,12 +46,21 @@ std::string canary_cell_label(const CanaryRow& row, const CanaryCell& cell) {
 Judgement judge_canary(const CanaryResult& result) {
   Judgement judgement;
   int cells = 0;
+  int observable = 0;
+  int agreeing_on_loading = 0;
   int agreeing = 0;
   std::map<CanaryOutcome, int> observed;
+  std::map<std::string, int> environment;  // what the machine lacked, and in how many cells
   for (const auto& row : result.rows) {
     for (const auto& cell : row.cells) {
       ++cells;
       ++observed[cell.observed.outcome];
+      if (!cell.observable()) {
+        ++environment[cell.observed.detail];  // neither a break nor a pass: no finding, not scored
+        continue;
+      }
+      ++observable;
+      agreeing_on_loading += cell.agrees_on_loading() ? 1 : 0;
       if (cell.agrees()) {
         ++agreeing;
         continue;
@@ -80,9 +89,16 @@ Judgement judge_canary(const CanaryResult& result) {
   std::string counts;
   for (const auto& [outcome, count] : observed)
     counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", count, to_string(outcome));
-  judgement.lines.push_back(fmt::format("canary: {} packages x {} releases: {} of {} cells as predicted ({:.0f}%)",
-                                        result.rows.size(), result.releases.size(), agreeing, cells,
-                                        cells == 0 ? 100.0 : 100.0 * agreeing / cells));
+  auto percent = [](int part, int whole) { return whole == 0 ? 100.0 : 100.0 * part / whole; };
+  judgement.lines.push_back(fmt::format(
+      "canary: {} packages x {} releases{}: loads / does not load as predicted in {} of {} cells ({:.1f}%); "
+      "the failure class too in {} ({:.1f}%)",
+      result.rows.size(), result.releases.size(),
+      result.shard ? fmt::format(" (shard {})", result.shard->to_string()) : std::string(), agreeing_on_loading,
+      observable, percent(agreeing_on_loading, observable), agreeing, percent(agreeing, observable)));
+  for (const auto& [what, count] : environment) {
+    judgement.lines.push_back(fmt::format("canary: {} cell(s) not observable on this machine: {}", count, what));
+  }
   if (!counts.empty()) judgement.lines.push_back(fmt::format("canary: observed {}", counts));
   if (!result.problems.empty()) {
     judgement.lines.push_back(fmt::format("canary: {} package(s) could not be got ready", result.problems.size()));

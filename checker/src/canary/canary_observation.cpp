@@ -107,6 +107,11 @@ Observation judge_cell_result(const json& result, TorchVersion release, const st
     observation.detail = error;
     return observation;
   }
+  const json torch_lacks = result.value("torch_lacks", json::object());  // a copy: items() must not outlive it
+  for (const auto& [soname, path] : torch_lacks.items()) {
+    observation.notes.push_back(fmt::format("the store's torch {} lacks its own {}: loaded from this machine's {}",
+                                            release.to_string(), soname, path.get<std::string>()));
+  }
   const json operators = result.value("operators", json::object());  // a copy: items() must not outlive it
   for (const auto& [name_space, names] : operators.items()) {
     for (const auto& name : names)
@@ -126,6 +131,15 @@ Observation judge_cell_result(const json& result, TorchVersion release, const st
       observation.outcome = CanaryOutcome::MissingLibrary;
       observation.detail =
           fmt::format("needs {} at import, which torch {} does not bring", *soname, observation.release.to_string());
+    } else if (soname && !owned_by_package(*soname, result.value("libraries", json::array()))) {
+      // Neither torch nor the package brings it: the user's machine must (a GPU driver, a vendor's
+      // runtime such as Ascend CANN or TensorRT). Absent here, the cell says nothing about torch.
+      observation.outcome = CanaryOutcome::Environment;
+      observation.detail =
+          *soname == "libcuda.so.1"
+              ? std::string("needs a GPU driver (libcuda.so.1), absent here")
+              : fmt::format("needs {} from the machine (a driver or vendor runtime), absent here", *soname);
+      observation.notes.insert(observation.notes.begin(), fmt::format("the import failed: {}", error));
     } else {
       observation.outcome = CanaryOutcome::Refused;
       observation.detail = error;

@@ -16,6 +16,7 @@ constexpr std::array kNames = {
     std::pair{CanaryOutcome::SmokeFailed, std::string_view("smoke-failed")},
     std::pair{CanaryOutcome::Crash, std::string_view("crash")},
     std::pair{CanaryOutcome::Timeout, std::string_view("timeout")},
+    std::pair{CanaryOutcome::Environment, std::string_view("environment")},
     std::pair{CanaryOutcome::CouldNotInstall, std::string_view("could-not-install")},
 };
 static_assert(kNames.size() == static_cast<std::size_t>(kLastCanaryOutcome) + 1, "a name for every outcome");
@@ -25,6 +26,8 @@ static_assert(kNames.size() == static_cast<std::size_t>(kLastCanaryOutcome) + 1,
 bool is_load(CanaryOutcome outcome) {
   return outcome == CanaryOutcome::Loaded || outcome == CanaryOutcome::LoadedNotExecuted;
 }
+
+bool is_observable(CanaryOutcome outcome) { return outcome != CanaryOutcome::Environment; }
 
 std::string_view to_string(CanaryOutcome outcome) { return kNames[static_cast<std::size_t>(outcome)].second; }
 

@@ -17,6 +17,8 @@ enum class CanaryOutcome {
   SmokeFailed,        // loaded, and its smoke snippet raised
   Crash,              // the cell's process died of a signal
   Timeout,            // the cell did not finish in time
+  Environment,        // it needs what a user's machine brings, absent here (a GPU driver, a vendor runtime):
+                      // says nothing of torch either way, so it is neither a break nor a pass
   CouldNotInstall,    // the package could not be got ready (not on the index, not a wheel, another platform)
 };
 
@@ -27,6 +29,9 @@ std::optional<CanaryOutcome> canary_outcome_from_string(std::string_view text);
 
 // Loaded or loaded-not-executed: the package got in, whether or not its code ran.
 bool is_load(CanaryOutcome outcome);
+
+// Whether an observation can be held against a prediction: not one that failed for the environment.
+bool is_observable(CanaryOutcome outcome);
 
 // Whether an observation bears the prediction out: a predicted load is borne out by either kind of
 // load, every other prediction only by itself.

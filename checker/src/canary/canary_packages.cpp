@@ -40,10 +40,14 @@ std::optional<TorchVersion> pinned_torch_release(const std::vector<std::string>&
 
 PreparedPackages prepare_canary_packages(const CanarySpec& spec, const std::filesystem::path& cache_dir) {
   ScopedTempDir work("canary-fetch");
-  json request = {{"packages", json::array()}, {"index_url", spec.index_url ? json(*spec.index_url) : json()}};
+  json request = {{"packages", json::array()},
+                  {"index_url", spec.index_url ? json(*spec.index_url) : json()},
+                  {"find_links", spec.find_links ? json(spec.find_links->string()) : json()}};
   for (const auto& package : spec.packages) {
-    request["packages"].push_back(
-        {{"key", package.name}, {"source", source_name(package.source)}, {"spec", package.location}});
+    request["packages"].push_back({{"key", package.name},
+                                   {"source", source_name(package.source)},
+                                   {"spec", package.location},
+                                   {"sha256", package.sha256}});
   }
   write_file_atomically(work.path() / "request.json", request.dump());
   std::filesystem::create_directories(cache_dir);
@@ -60,11 +64,6 @@ PreparedPackages prepare_canary_packages(const CanarySpec& spec, const std::file
   for (const auto& problem : result["problems"]) {
     prepared.problems.push_back({problem["key"].get<std::string>(), problem["problem"].get<std::string>()});
   }
-  const json& dependencies = result["dependencies"];
-  if (dependencies.contains("problem")) {
-    throw ToolError(fmt::format("canary: {}", dependencies["problem"].get<std::string>()));
-  }
-  prepared.dependencies = dependencies["directory"].get<std::string>();
   for (const auto& package_spec : spec.packages) {
     for (const auto& facts : result["packages"]) {
       if (facts["key"] != package_spec.name) continue;
@@ -75,7 +74,9 @@ PreparedPackages prepare_canary_packages(const CanarySpec& spec, const std::file
                             .sha256 = facts["sha256"].get<std::string>(),
                             .unpacked = facts["unpacked"].get<std::string>(),
                             .modules = facts["modules"].get<std::vector<std::string>>(),
-                            .requires_torch = facts["requires_torch"].get<std::vector<std::string>>()};
+                            .requires_torch = facts["requires_torch"].get<std::vector<std::string>>(),
+                            .dependencies = facts["dependencies"]["directory"].get<std::string>(),
+                            .missing_dependencies = facts["dependencies"].value("missing", std::vector<std::string>())};
       package.pinned_torch = pinned_torch_release(package.requires_torch);
       prepared.packages.push_back(std::move(package));
     }

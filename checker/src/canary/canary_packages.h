@@ -20,6 +20,9 @@ struct CanaryPackage {
   std::filesystem::path unpacked;
   std::vector<std::string> modules;         // what it provides to import
   std::vector<std::string> requires_torch;  // its Requires-Dist on torch, as written
+  // Its own declared dependencies, installed (cached by what it asks for); empty: it declares none.
+  std::filesystem::path dependencies;
+  std::vector<std::string> missing_dependencies;  // declared, but pip could not install them: "req: why"
   // The release it was built for, when its requirement pins one (`torch==2.9.1`).
   std::optional<TorchVersion> pinned_torch;
 };
@@ -33,12 +36,12 @@ struct CanaryProblem {
 struct PreparedPackages {
   std::vector<CanaryPackage> packages;  // in spec order
   std::vector<CanaryProblem> problems;
-  std::filesystem::path dependencies;  // the one directory of their non-torch dependencies; empty: none
 };
 
 // Gets every package ready through matrix/canary_fetch.py (downloading needs pip) into
-// `cache_dir`/{downloads,unpacked,dependencies}. A package that cannot be got is a problem, not an
-// error; a failure of the script itself (or of the shared dependencies) is a ToolError.
+// `cache_dir`/{downloads,unpacked,dependencies}: each wheel, checked against its pinned sha256, and
+// its own declared dependencies installed for real. A package that cannot be got (or whose
+// dependencies cannot) is a problem, not an error; a failure of the script itself is a ToolError.
 PreparedPackages prepare_canary_packages(const CanarySpec& spec, const std::filesystem::path& cache_dir);
 
 // The release a `torch==X.Y.Z` requirement pins; nullopt for a range or no requirement.

@@ -44,7 +44,8 @@ fs::path result_file(const CanaryOptions& options, const CanaryPackage& package,
       .add(package.sha256)
       .add(release_cache_identity(release))
       .add(package.spec.smoke)
-      .add(package.spec.smoke_needs_gpu ? "gpu" : "any");
+      .add(package.spec.smoke_needs_gpu ? "gpu" : "any")
+      .add(package.dependencies.filename().string());  // named by the content of what it installs
   for (const auto& module : package.modules) key.add(module);
   return options.cache_dir / "results" / (key.hex() + ".json");
 }
@@ -99,6 +100,28 @@ PackageAudit predict(const CanaryPackage& package, const ShimCatalog& catalog, c
   return audit;
 }
 
+// The dynamic loader that runs the release's Python, where this platform has it at its usual place.
+std::optional<fs::path> program_loader() {
+  for (const char* path : {"/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1"}) {
+    if (fs::exists(path)) return fs::path(path);
+  }
+  return std::nullopt;
+}
+
+// The cell runner's command as a user's fresh environment runs it: through the dynamic loader with
+// its cache of library paths switched off (--inhibit-cache), so that only RUNPATHs (torch's own
+// libraries, its nvidia-* wheels, the package's) and the system's default folders are searched:
+// CUDA toolkits that this machine's ld.so.conf adds (/usr/local/cuda*/lib64, /usr/local/lib) are not
+// seen, as they are not on a user's machine. LD_LIBRARY_PATH and LD_PRELOAD are emptied in the
+// environment.
+std::vector<std::string> fresh_environment_argv(const fs::path& python, const fs::path& script) {
+  std::vector<std::string> argv;
+  if (auto loader = program_loader()) argv = {loader->string(), "--inhibit-cache"};
+  argv.push_back(python.string());
+  argv.push_back(script.string());
+  return argv;
+}
+
 // A cell to run: its row, where its result is cached, and (once run) what it wrote.
 struct PendingCell {
   std::size_t row;
@@ -111,7 +134,7 @@ struct PendingCell {
 // of that cell, not cached; every other result is cached, a timeout too: a warm run does nothing
 // (--fresh runs it again).
 void run_release(const StoredRelease& release, std::vector<PendingCell>& cells, const std::vector<CanaryRow>& rows,
-                 const fs::path& dependencies, const CanarySpec& spec, const fs::path& run_dir) {
+                 const CanarySpec& spec, const fs::path& run_dir) {
   fs::create_directories(run_dir);
   json list = json::array();
   for (std::size_t i = 0; i < cells.size(); ++i) {
@@ -120,6 +143,7 @@ void run_release(const StoredRelease& release, std::vector<PendingCell>& cells, 
     fs::remove(written);  // a result left by an earlier run must not stand in for this one
     list.push_back({{"package_dir", package.unpacked.string()},
                     {"modules", package.modules},
+                    {"dependencies", package.dependencies.string()},
                     {"smoke", package.spec.smoke},
                     {"smoke_needs_gpu", package.spec.smoke_needs_gpu},
                     {"timeout_s", spec.timeout_s},
@@ -127,12 +151,15 @@ void run_release(const StoredRelease& release, std::vector<PendingCell>& cells, 
   }
   write_file_atomically(run_dir / "cells.json", list.dump(1));
   auto limit = std::chrono::seconds(static_cast<long>(spec.timeout_s * static_cast<double>(cells.size()) + 180));
-  ProcessResult run =
-      run_process({.argv = {release.python.string(), (project_root() / "matrix" / "canary_cells.py").string(),
-                            "--cells", (run_dir / "cells.json").string(), "--dependencies", dependencies.string()},
-                   .extra_env = {{"PYTHONDONTWRITEBYTECODE", "1"}, {"PYTHONUNBUFFERED", "1"}},
-                   .working_dir = run_dir,
-                   .timeout = limit});
+  std::vector<std::string> argv = fresh_environment_argv(release.python, project_root() / "matrix" / "canary_cells.py");
+  argv.insert(argv.end(), {"--cells", (run_dir / "cells.json").string()});
+  ProcessResult run = run_process({.argv = argv,
+                                   .extra_env = {{"PYTHONDONTWRITEBYTECODE", "1"},
+                                                 {"PYTHONUNBUFFERED", "1"},
+                                                 {"LD_LIBRARY_PATH", ""},
+                                                 {"LD_PRELOAD", ""}},
+                                   .working_dir = run_dir,
+                                   .timeout = limit});
   for (std::size_t i = 0; i < cells.size(); ++i) {
     if (auto text = read_and_keep(run_dir / fmt::format("cell-{}.json", i), cells[i].cache_file)) {
       cells[i].result = json::parse(*text);
@@ -148,9 +175,20 @@ void run_release(const StoredRelease& release, std::vector<PendingCell>& cells, 
 
 fs::path default_canary_cache_dir() { return user_cache_dir() / "canary"; }
 
-CanaryResult run_canary(const CanarySpec& spec, const ShimCatalog& catalog, const CanaryOptions& options) {
+CanaryResult run_canary(const CanarySpec& whole_spec, const ShimCatalog& catalog, const CanaryOptions& options) {
   const auto started = std::chrono::steady_clock::now();
-  CanaryResult result{.spec = spec.path};
+  CanarySpec spec = whole_spec;
+  if (options.shard) {
+    spec.packages.clear();
+    for (std::size_t i = 0; i < whole_spec.packages.size(); ++i) {
+      if (options.shard->keeps(i)) spec.packages.push_back(whole_spec.packages[i]);
+    }
+    if (spec.packages.empty()) {
+      throw ToolError(fmt::format("--shard {}: the spec {} has only {} packages", options.shard->to_string(),
+                                  whole_spec.path.string(), whole_spec.packages.size()));
+    }
+  }
+  CanaryResult result{.spec = spec.path, .shard = options.shard};
   for (const auto& release : options.releases) result.releases.push_back(release.version);
   PreparedPackages prepared = prepare_canary_packages(spec, options.cache_dir);
   result.problems = prepared.problems;
@@ -186,7 +224,7 @@ CanaryResult run_canary(const CanarySpec& spec, const ShimCatalog& catalog, cons
   }
   parallel_for_each(options.releases.size(), options.jobs, [&](std::size_t r) {
     if (pending[r].empty()) return;
-    run_release(options.releases[r], pending[r], result.rows, prepared.dependencies, spec,
+    run_release(options.releases[r], pending[r], result.rows, spec,
                 options.cache_dir / "runs" / options.releases[r].version.to_full_string());
     std::lock_guard lock(progress_mutex);
     ++done;
@@ -200,6 +238,9 @@ CanaryResult run_canary(const CanarySpec& spec, const ShimCatalog& catalog, cons
     Observation observed =
         judge_cell_result(raw, options.releases[r].version, row.package.unpacked, row.audit.device_code);
     observed.cached = from_cache;
+    for (const auto& missing : row.package.missing_dependencies) {
+      observed.notes.push_back(fmt::format("a declared dependency pip could not install here: {}", missing));
+    }
     (from_cache ? result.cells_cached : result.cells_run) += 1;
     result.gpu = result.gpu || raw.value("gpu", false);
     row.cells[r].observed = std::move(observed);

@@ -13,8 +13,8 @@ namespace abicheck {
 namespace {
 
 const std::set<std::string> kPackageKeys = {"requirement", "wheel",           "directory", "why",
-                                            "smoke",       "smoke_needs_gpu", "name"};
-const std::set<std::string> kTopKeys = {"package", "timeout_s", "index_url"};
+                                            "smoke",       "smoke_needs_gpu", "name",      "sha256"};
+const std::set<std::string> kTopKeys = {"package", "timeout_s", "index_url", "find_links"};
 
 std::string where(const std::filesystem::path& file, const toml::node& node) {
   return fmt::format("{}:{}", file.string(), node.source().begin.line);
@@ -42,7 +42,7 @@ CanaryPackageSpec parse_package(const std::filesystem::path& file, const toml::t
     if (!kPackageKeys.contains(std::string(key.str()))) {
       throw ToolError(
           fmt::format("{}: unknown key '{}' in [[package]] (known: requirement, wheel, directory, "
-                      "why, smoke, smoke_needs_gpu, name)",
+                      "why, smoke, smoke_needs_gpu, name, sha256)",
                       where(file, value), key.str()));
     }
   }
@@ -71,6 +71,12 @@ CanaryPackageSpec parse_package(const std::filesystem::path& file, const toml::t
   package.smoke = table["smoke"].value_or(std::string());
   package.smoke_needs_gpu = table["smoke_needs_gpu"].value_or(false);
   package.name = table["name"].value_or(name_of(package));
+  package.sha256 = table["sha256"].value_or(std::string());
+  if (!package.sha256.empty() &&
+      (package.sha256.size() != 64 || package.sha256.find_first_not_of("0123456789abcdef") != std::string::npos)) {
+    throw ToolError(
+        fmt::format("{}: [[package]] {}: sha256 must be 64 lowercase hex digits", where(file, table), package.name));
+  }
   return package;
 }
 
@@ -86,8 +92,8 @@ CanarySpec load_canary_spec(const std::filesystem::path& path) {
   CanarySpec spec{.path = path};
   for (const auto& [key, value] : document) {
     if (!kTopKeys.contains(std::string(key.str()))) {
-      throw ToolError(
-          fmt::format("{}: unknown key '{}' (known: package, timeout_s, index_url)", where(path, value), key.str()));
+      throw ToolError(fmt::format("{}: unknown key '{}' (known: package, timeout_s, index_url, find_links)",
+                                  where(path, value), key.str()));
     }
   }
   if (auto timeout = document["timeout_s"].value<double>()) {
@@ -95,6 +101,9 @@ CanarySpec load_canary_spec(const std::filesystem::path& path) {
     spec.timeout_s = *timeout;
   }
   if (auto index = document["index_url"].value<std::string>()) spec.index_url = *index;
+  if (auto links = document["find_links"].value<std::string>()) {
+    spec.find_links = (path.parent_path() / *links).lexically_normal();
+  }
   const toml::array* packages = document["package"].as_array();
   if (packages == nullptr || packages->empty()) {
     throw ToolError(fmt::format("{}: no [[package]] entries", path.string()));

@@ -14,8 +14,10 @@ enum class PackageSource { Index, Wheel, Directory };
 //
 //   timeout_s = 300                         # per cell (optional)
 //   index_url = "https://…"                 # optional: another package index for `requirement`s
+//   find_links = "wheels/"                  # optional: a folder of wheels pip also looks in
 //   [[package]]
 //   requirement = "xformers==0.0.35"        # or wheel = "path.whl", or directory = "path" (unpacked)
+//   sha256 = "…"                            # optional: the wheel must have this hash
 //   why = "CUDA, stable ABI, built once for every torch from 2.10"   # required: why it is in the spec
 //   smoke = "import xformers.ops; …"        # optional: Python run after the import, `torch` in scope
 //   smoke_needs_gpu = true                  # optional: without a GPU the smoke is not run
@@ -26,12 +28,14 @@ struct CanaryPackageSpec {
   std::string why;
   std::string smoke;
   bool smoke_needs_gpu = false;
+  std::string sha256;  // empty: not pinned
 };
 
 struct CanarySpec {
   std::filesystem::path path;
   std::vector<CanaryPackageSpec> packages;
   std::optional<std::string> index_url;
+  std::optional<std::filesystem::path> find_links;  // absolute
   double timeout_s = 300;
 };
 

@@ -16,6 +16,7 @@ struct CanaryCommandOptions {
   std::filesystem::path spec;
   CellRunFlags run;
   std::filesystem::path baselines;
+  std::string shard;  // empty: every package
   ReportOutputs outputs;
 };
 
@@ -28,9 +29,11 @@ ExitCode run_canary_command(const CommonOptions& common, const CanaryCommandOpti
                        .jobs = jobs_or_cores(options.run.jobs),
                        .releases = chosen_releases(open_store(common), options.run.releases),
                        .progress = progress_line("canary")};
+  if (!options.shard.empty()) canary.shard = MatrixShard::parse(options.shard);
   CanaryResult result = run_canary(spec, catalog, canary);
-  nlohmann::json document = new_report_document(
-      "canary", fmt::format("torch-abi-check canary: {}", spec_path.filename().string()), judge_canary(result));
+  std::string title = fmt::format("torch-abi-check canary: {}", spec_path.filename().string());
+  if (canary.shard) title += fmt::format(", shard {}", canary.shard->to_string());
+  nlohmann::json document = new_report_document("canary", title, judge_canary(result));
   document["canary"] = canary_section(result);
   return finish_command(document, options.outputs, render_canary_grid(document["canary"]) + render_canary_cost(result));
 }
@@ -47,6 +50,9 @@ void add_canary_command(CLI::App& app, const CommonOptions& common, CommandActio
                        "downloads, unpacked wheels and results (default: $XDG_CACHE_HOME/torch-abi-check/canary)",
                        "run every cell again (downloads are kept)");
   add_baselines_option(canary, options->baselines);
+  canary->add_option("--shard", options->shard,
+                     "run slice K of N (K/N): the spec's packages dealt round-robin, each under every release; a "
+                     "run over the shards' caches copied into one gives the whole grid from the cache");
   add_output_options(canary, options->outputs);
   canary->callback(
       [&action, &common, options] { action = [&common, options] { return run_canary_command(common, *options); }; });

@@ -69,7 +69,7 @@ void keep_shard(std::vector<PlannedCell>& cells, const MatrixShard& shard) {
     const std::string key = fmt::format("{}|{}|{}|{}", build.suite->name, backend_name(build.backend),
                                         build.build_release.version.to_full_string(), build.target.to_string());
     const std::size_t order = build_order.emplace(key, build_order.size()).first->second;
-    if (order % shard.count == shard.index - 1) kept.push_back(std::move(cell));
+    if (shard.keeps(order)) kept.push_back(std::move(cell));
   }
   cells = std::move(kept);
 }

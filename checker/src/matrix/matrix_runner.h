@@ -66,6 +66,9 @@ struct MatrixShard {
   // "K/N" with 1 <= K <= N; anything else is a ToolError that quotes it.
   static MatrixShard parse(const std::string& text);
   std::string to_string() const;
+  // Whether the unit at `order` (0-based, in plan order) is this shard's: order modulo N is K-1. The
+  // matrix deals its distinct builds so, the canary its packages (in spec order).
+  bool keeps(std::size_t order) const { return order % count == index - 1; }
 };
 
 struct MatrixOptions {

@@ -21,7 +21,8 @@ constexpr OutcomeLabel kLabels[] = {
     {"undefined-symbol", "undef"}, {"missing-library", "no-lib"},
     {"refused", "refused"},        {"operator-missing", "no-op"},
     {"smoke-failed", "smoke"},     {"crash", "CRASH"},
-    {"timeout", "TIMEOUT"},        {"could-not-install", "n/a"},
+    {"timeout", "TIMEOUT"},        {"environment", "env"},
+    {"could-not-install", "n/a"},
 };
 
 std::string label_of(const std::string& outcome) {
@@ -47,11 +48,32 @@ std::string predicted_label(const json& cell) {
   return predicted == "loaded" ? "loads" : predicted;
 }
 
+// Loads / does not load first, the failure class second; cells that failed for the environment are
+// neither (they are counted apart).
 std::string agreement_line(const json& section) {
   int cells = section.value("cells", 0);
+  int observable = section.value("observable", cells);
+  int loading = section.value("as_predicted_loading", 0);
   int agreeing = section.value("as_predicted", 0);
-  return fmt::format("{} of {} cells as predicted ({:.0f}%)", agreeing, cells,
-                     cells == 0 ? 100.0 : 100.0 * agreeing / cells);
+  auto percent = [](int part, int whole) { return whole == 0 ? 100.0 : 100.0 * part / whole; };
+  std::string line = fmt::format(
+      "loads / does not load as predicted in {} of {} cells ({:.1f}%), the failure class "
+      "too in {} ({:.1f}%); cells as predicted: {} of {}",
+      loading, observable, percent(loading, observable), agreeing, percent(agreeing, observable), agreeing, observable);
+  if (cells != observable) line += fmt::format(" ({} more not observable here: environment)", cells - observable);
+  return line;
+}
+
+// The page's colour of a cell: agreed load or failure, a break nobody foresaw, a load despite the
+// prediction, or nothing to say (environment).
+std::string cell_class(const json& cell) {
+  const std::string observed = text(cell, "observed");
+  if (!cell.value("observable", true)) return "outcome-not-run";
+  if (observed == "crash") return "outcome-crash";
+  if (observed == "timeout") return "outcome-timeout";
+  const bool loads = observed == "loaded" || observed == "loaded-not-executed";
+  if (cell.value("as_predicted_loading", true)) return loads ? "outcome-pass" : "outcome-expected-fail";
+  return loads ? "outcome-unexpected-pass" : "outcome-unexpected-fail";
 }
 
 }  // namespace
@@ -64,6 +86,8 @@ json canary_section(const CanaryResult& result) {
                   {"problems", json::array()}};
   for (const auto& release : result.releases) section["releases"].push_back(release.to_full_string());
   int cells = 0;
+  int observable = 0;
+  int loading = 0;
   int agreeing = 0;
   for (const auto& row : result.rows) {
     const CanaryPackage& package = row.package;
@@ -81,7 +105,9 @@ json canary_section(const CanaryResult& result) {
                   {"cells", json::array()}};
     for (const auto& cell : row.cells) {
       ++cells;
-      agreeing += cell.agrees() ? 1 : 0;
+      observable += cell.observable() ? 1 : 0;
+      loading += cell.observable() && cell.agrees_on_loading() ? 1 : 0;
+      agreeing += cell.observable() && cell.agrees() ? 1 : 0;
       entry["cells"].push_back({{"release", cell.observed.release.to_full_string()},
                                 {"predicted", to_string(cell.predicted.outcome)},
                                 {"prediction_reason", cell.predicted.reason},
@@ -91,7 +117,9 @@ json canary_section(const CanaryResult& result) {
                                 {"operators", cell.observed.operators.size()},
                                 {"seconds", cell.observed.seconds},
                                 {"cached", cell.observed.cached},
-                                {"as_predicted", cell.agrees()}});
+                                {"observable", cell.observable()},
+                                {"as_predicted_loading", !cell.observable() || cell.agrees_on_loading()},
+                                {"as_predicted", !cell.observable() || cell.agrees()}});
     }
     section["packages"].push_back(std::move(entry));
   }
@@ -99,7 +127,10 @@ json canary_section(const CanaryResult& result) {
     section["problems"].push_back({{"package", problem.package}, {"problem", problem.problem}});
   }
   section["cells"] = cells;
+  section["observable"] = observable;
+  section["as_predicted_loading"] = loading;
   section["as_predicted"] = agreeing;
+  section["shard"] = result.shard ? json(result.shard->to_string()) : json();
   return section;
 }
 
@@ -163,45 +194,83 @@ std::string render_canary_markdown(const json& section) {
   return markdown;
 }
 
+// The ecosystem grid, for a release manager: a row per package, a column per release, each cell what
+// happened (and what was predicted where that differs), coloured by whether it was foreseen; a
+// tally per release; then every disagreement with both sides, and every cell's detail.
 std::string render_canary_html(const json& section) {
+  const std::string shard = text(section, "shard");
   std::string html = fmt::format(
-      "<section id=\"canary\">\n<h2>Canary</h2>\n<p>{}. Rows: published packages; columns: torch releases; "
-      "<b>bold</b>: not as predicted. Click a cell for what happened.</p>\n<table class=\"grid\">\n"
-      "<thead><tr><th>package</th>",
-      escape_markup(agreement_line(section)));
-  for (const auto& release : section.at("releases")) {
-    html += fmt::format("<th>torch {}</th>", escape_markup(release_label(release)));
-  }
+      "<section id=\"canary\">\n<h2>Canary: published packages under each torch release{}</h2>\n<p>{}.</p>\n"
+      "<p class=\"legend\"><span class=\"outcome-pass\">loads, as predicted</span><span "
+      "class=\"outcome-expected-fail\">fails, as predicted</span><span class=\"outcome-unexpected-fail\">fails, "
+      "predicted to load</span><span class=\"outcome-unexpected-pass\">loads, predicted to fail</span><span "
+      "class=\"outcome-not-run\">environment: needs what this machine lacks</span> A cell reads what happened; "
+      "<i>predicted …</i> under it where the audit said otherwise. Hover a cell for why, click it for the "
+      "details.</p>\n<div class=\"wide\"><table class=\"grid\">\n<thead><tr><th>package</th>",
+      shard.empty() ? "" : fmt::format(" (shard {})", escape_markup(shard)), escape_markup(agreement_line(section)));
+  const json& releases = section.at("releases");
+  for (const auto& release : releases) html += fmt::format("<th>torch {}</th>", escape_markup(release_label(release)));
   html += "</tr></thead>\n<tbody>\n";
+  std::vector<int> loads(releases.size(), 0);
+  std::vector<int> fails(releases.size(), 0);
+  std::vector<int> unforeseen(releases.size(), 0);
   std::string details;
+  std::string disagreements;
   int index = 0;
   for (const auto& package : section.at("packages")) {
     html += fmt::format("<tr><th title=\"{}\">{}</th>", escape_markup(text(package, "why")),
                         escape_markup(text(package, "name")));
+    std::size_t column = 0;
     for (const auto& cell : package.at("cells")) {
-      bool agrees = cell.value("as_predicted", true);
-      std::string observed = text(cell, "observed");
-      html +=
-          fmt::format("<td class=\"cell canary-{}{}\"><a href=\"#canary-{}\">{}</a></td>", escape_markup(observed),
-                      agrees ? "" : " disagrees", index,
-                      agrees ? escape_markup(label_of(observed)) : "<b>" + escape_markup(label_of(observed)) + "</b>");
+      const std::string observed = text(cell, "observed");
+      const bool loaded = observed == "loaded" || observed == "loaded-not-executed";
+      if (cell.value("observable", true) && column < releases.size()) {
+        (loaded ? loads : fails)[column] += 1;
+        if (!loaded && text(cell, "predicted") == "loaded") unforeseen[column] += 1;
+      }
+      const bool agrees = cell.value("as_predicted", true);
+      const std::string why = fmt::format("predicted {}: {}\nobserved {}: {}", predicted_label(cell),
+                                          text(cell, "prediction_reason"), observed, text(cell, "detail"));
+      html += fmt::format("<td class=\"cell {}\" title=\"{}\"><a href=\"#canary-{}\">{}{}</a></td>", cell_class(cell),
+                          escape_markup(why), index, escape_markup(label_of(observed)),
+                          agrees ? "" : fmt::format("<br><i>predicted {}</i>", escape_markup(predicted_label(cell))));
       std::string notes;
       for (const auto& note : cell.at("notes"))
         notes += fmt::format("<li>{}</li>", escape_markup(note.get<std::string>()));
-      details += fmt::format(
+      std::string what = fmt::format(
           "<details class=\"log\" id=\"canary-{}\"><summary>{} on torch {}: {}</summary>\n<p>predicted {}: {}</p>\n"
           "<p>observed {}: {}</p>{}</details>\n",
           index, escape_markup(text(package, "name")), escape_markup(release_label(text(cell, "release"))),
           escape_markup(observed), escape_markup(predicted_label(cell)), escape_markup(text(cell, "prediction_reason")),
           escape_markup(observed), escape_markup(text(cell, "detail")), notes.empty() ? "" : "<ul>" + notes + "</ul>");
+      details += what;
+      if (!agrees) {
+        disagreements +=
+            fmt::format("<tr><td>{}</td><td>{}</td><td>{}: {}</td><td>{}: {}</td></tr>\n",
+                        escape_markup(text(package, "name")), escape_markup(release_label(text(cell, "release"))),
+                        escape_markup(predicted_label(cell)), escape_markup(text(cell, "prediction_reason")),
+                        escape_markup(observed), escape_markup(text(cell, "detail")));
+      }
       ++index;
+      ++column;
     }
     html += "</tr>\n";
   }
-  html += "</tbody></table>\n";
+  html += "</tbody>\n<tfoot><tr><th>loads / fails (not foreseen)</th>";
+  for (std::size_t r = 0; r < releases.size(); ++r) {
+    html += fmt::format("<td>{} / {}{}</td>", loads[r], fails[r],
+                        unforeseen[r] == 0 ? std::string() : fmt::format(" (<b>{}</b>)", unforeseen[r]));
+  }
+  html += "</tr></tfoot></table></div>\n";
   for (const auto& problem : section.at("problems")) {
     html += fmt::format("<p>{} could not be got ready: {}</p>\n", escape_markup(text(problem, "package")),
                         escape_markup(text(problem, "problem")));
+  }
+  if (!disagreements.empty()) {
+    html +=
+        "<h3>Not as predicted</h3>\n<table class=\"findings\"><thead><tr><th>package</th><th>torch</th>"
+        "<th>predicted</th><th>observed</th></tr></thead><tbody>\n" +
+        disagreements + "</tbody></table>\n";
   }
   return html + fmt::format("<details><summary>Every cell</summary>\n{}</details>\n</section>\n", details);
 }
@@ -218,7 +287,7 @@ std::vector<JUnitCase> canary_junit_cases(const json& section) {
                      .seconds = cell.value("seconds", 0.0)};
       if (!cell.value("as_predicted", true) && text(cell, "predicted") == "loaded") {
         test.outcome = JUnitCase::Outcome::Failed;
-      } else if (observed == "loaded-not-executed") {
+      } else if (observed == "loaded-not-executed" || observed == "environment") {
         test.outcome = JUnitCase::Outcome::Skipped;
       }
       cases.push_back(std::move(test));

@@ -44,6 +44,27 @@ TEST(CanaryObservation, ADeviceRuntimeTheReleaseLacksIsAMissingLibrary) {
   EXPECT_EQ(observation.detail, "xformers/_C.so needs libcudart.so.12, which torch 2.15 does not bring");
 }
 
+TEST(CanaryObservation, AnImportThatNeedsWhatTheMachineMustBringIsTheEnvironment) {
+  // A vendor runtime no pip package brings (Ascend's), and no GPU driver: neither a break nor a pass.
+  json vendor =
+      cell({library("torch_npu/lib/libtorch_npu.so",
+                    "libascendcl.so: cannot open shared object file: No such file or directory")},
+           "import", "ImportError: libascendcl.so: cannot open shared object file: No such file or directory");
+  Observation observation = judge_cell_result(vendor, k215, kPackage, false);
+  EXPECT_EQ(observation.outcome, CanaryOutcome::Environment);
+  EXPECT_EQ(observation.detail, "needs libascendcl.so from the machine (a driver or vendor runtime), absent here");
+  EXPECT_FALSE(is_observable(observation.outcome));
+
+  json driver =
+      cell(json::array(), "import", "OSError: libcuda.so.1: cannot open shared object file: No such file or directory");
+  EXPECT_EQ(judge_cell_result(driver, k215, kPackage, true).detail, "needs a GPU driver (libcuda.so.1), absent here");
+
+  // One of the package's own libraries is not the machine's: that stays a refusal.
+  json own = cell({library("pkg/libpkg_core.so", "libvendor.so.2: cannot open shared object file")}, "import",
+                  "ImportError: libpkg_core.so: cannot open shared object file: No such file or directory");
+  EXPECT_EQ(judge_cell_result(own, k215, kPackage, false).outcome, CanaryOutcome::Refused);
+}
+
 TEST(CanaryObservation, OptionalLibrariesNeedingSystemLibrariesAreNotesNotTheOutcome) {
   // torchcodec: one core library per FFmpeg major; this machine has no FFmpeg.
   json result = cell({library("torchcodec/libtorchcodec_core7.so",

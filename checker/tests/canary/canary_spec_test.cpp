@@ -74,7 +74,9 @@ TEST_F(CanarySpecTest, MistakesAreOneLineNamingTheFile) {
   EXPECT_EQ(error_of("[[package]]\nrequirement = \"a==1\"\nwhy = \"w\"\nsmok = \"x\"\n"),
             file +
                 ":4: unknown key 'smok' in [[package]] (known: requirement, wheel, directory, why, smoke, "
-                "smoke_needs_gpu, name)");
+                "smoke_needs_gpu, name, sha256)");
+  EXPECT_EQ(error_of("[[package]]\nrequirement = \"a==1\"\nwhy = \"w\"\nsha256 = \"ABC\"\n"),
+            file + ":1: [[package]] a==1: sha256 must be 64 lowercase hex digits");
   EXPECT_EQ(
       error_of("[[package]]\nrequirement = \"a==1\"\nwhy = \"w\"\n[[package]]\nrequirement = \"a==1\"\nwhy = \"w\"\n"),
       file + ":4: two packages named 'a==1' (give one a distinct `name`)");

@@ -49,6 +49,19 @@ TEST(WorkflowFiles, ReferenceMatrixShardsCallOnlyExistingCommandsAndFlags) {
   EXPECT_NE(text.find("shard: [1, 2, 3, 4]"), std::string::npos) << "the job matrix must list shards 1 to SHARDS";
 }
 
+// The ecosystem canary: the shards' `canary --shard` and the whole grid from their merged caches
+// (CanaryShards checks that this merge gives the whole grid).
+TEST(WorkflowFiles, EcosystemCanaryShardsCallOnlyExistingCommandsAndFlags) {
+  ProcessResult result = validate({"ci/workflows/ecosystem-canary.yml"});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("ecosystem-canary.yml: 4 torch-abi-check calls, 0 problems"), std::string::npos)
+      << result.output;
+  std::ifstream workflow(project_root() / "ci/workflows/ecosystem-canary.yml");
+  std::string text{std::istreambuf_iterator<char>(workflow), std::istreambuf_iterator<char>()};
+  EXPECT_NE(text.find("SHARDS: 4\n"), std::string::npos);
+  EXPECT_NE(text.find("shard: [1, 2, 3, 4]"), std::string::npos) << "the job matrix must list shards 1 to SHARDS";
+}
+
 TEST(WorkflowFiles, GitHubActionCallsOnlyExistingCommandsAndFlags) {
   ProcessResult result = validate({"ci/action.yml"});
   EXPECT_EQ(result.exit_code, 0) << result.output;
@@ -57,8 +70,8 @@ TEST(WorkflowFiles, GitHubActionCallsOnlyExistingCommandsAndFlags) {
 }
 
 TEST(WorkflowFiles, EveryWorkflowUsesTheAction) {
-  for (const char* name :
-       {"ci/workflows/pre-merge.yml", "ci/workflows/release-gate.yml", "ci/workflows/reference-matrix.yml"}) {
+  for (const char* name : {"ci/workflows/pre-merge.yml", "ci/workflows/release-gate.yml",
+                           "ci/workflows/reference-matrix.yml", "ci/workflows/ecosystem-canary.yml"}) {
     std::ifstream workflow(project_root() / name);
     std::string text{std::istreambuf_iterator<char>(workflow), std::istreambuf_iterator<char>()};
     EXPECT_TRUE(text.find("uses: ./ci\n") != std::string::npos ||
