@@ -165,8 +165,9 @@ std::string render_aoti_html(const json& section) {
     for (const auto& cell : package["cells"]) {
       html += fmt::format("<td class=\"cell {}\"><a href=\"#aoti-{}\">{}</a></td>", cell_class(cell), index,
                           escape_markup(cell_shown(cell)));
+      const std::string detail = cell["detail"].get<std::string>();
       std::string what = cell["ran"].get<bool>()
-                             ? fmt::format("<p>{}</p>", escape_markup(cell["detail"].get<std::string>()))
+                             ? (detail.empty() ? std::string() : fmt::format("<p>{}</p>", escape_markup(detail)))
                              : fmt::format("<p>not loaded; the audit predicts: {}</p>",
                                            escape_markup(cell["predicted_loads"].get<bool>()
                                                              ? std::string("it loads")
