@@ -1,3 +1,4 @@
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -35,6 +36,10 @@ std::function<void(const std::string&)> check_progress() {
 
 // `check MODEL.pt2`: the package's audit and its loads under every stored release from its minimum on.
 ExitCode run_package_check_command(const CommonOptions& common, const CheckCommandOptions& options) {
+  if (options.config) {
+    throw ToolError(
+        fmt::format("{}: --config is a project's settings; a .pt2 package takes none", options.config->string()));
+  }
   PackageCheckRequest request{.package = options.project,
                               .work_dir = options.work_dir.value_or(default_check_work_dir(options.project)),
                               .baselines = baselines_or_default(options.baselines),

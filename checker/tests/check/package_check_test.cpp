@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -154,6 +155,11 @@ TEST_F(PackageCheck, AFileThatIsNoPackageIsBadInput) {
   ProcessResult run = testing::run_cli({"check", bogus.string(), "--work-dir", (kCache / "work").string()});
   EXPECT_EQ(run.exit_code, 2) << run.output;
   EXPECT_NE(run.output.find("bogus.pt2"), std::string::npos) << run.output;
+  // A project's settings do not apply to a package: refused, not ignored.
+  run = testing::run_cli({"check", package_.string(), "--config", (kFixtures / "expected.json").string()});
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_NE(run.output.find("a .pt2 package takes none"), std::string::npos) << run.output;
+  EXPECT_EQ(std::ranges::count(run.output, '\n'), 1) << run.output;
 }
 
 }  // namespace
