@@ -98,7 +98,10 @@ fs::path compile_release(const StoredRelease& release, const AotiOptions& option
 // The audit's view of a package: its shims, and per release whether all its objects load.
 void audit_package(AotiPackage& package, const ShimCatalog& catalog, const AotiOptions& options) {
   AuditReport report = audit_paths({package.file}, catalog, AuditOptions{.releases = options.releases});
-  for (const auto& pt2 : report.pt2_packages) package.audit_problems = pt2.contents.problems;
+  for (const auto& pt2 : report.pt2_packages) {
+    package.audit_problems = pt2.contents.problems;
+    package.min_torch = pt2.min_torch_to_load;
+  }
   for (const auto& failure : report.failures) package.audit_problems.push_back(failure.problem);
   package.predicted_loads.assign(options.releases.size(), !report.binaries.empty());
   package.predicted_why.assign(options.releases.size(), "");
@@ -161,33 +164,33 @@ void run_release_cells(const StoredRelease& release, std::vector<PendingCell>& p
 
 std::vector<AotiPackage> reference_packages(const AotiOptions& options, const fs::path& setuptools,
                                             AotiResult& result) {
+  const std::vector<StoredRelease>& builds = options.build_releases.empty() ? options.releases : options.build_releases;
   const std::string compiler = script_hash(compile_script());
-  std::vector<fs::path> dirs(options.releases.size());
-  std::vector<char> cached(options.releases.size(), 0);
-  std::vector<std::string> errors(options.releases.size());
+  std::vector<fs::path> dirs(builds.size());
+  std::vector<char> cached(builds.size(), 0);
+  std::vector<std::string> errors(builds.size());
   std::mutex progress_mutex;
-  parallel_for_each(options.releases.size(), options.jobs, [&](std::size_t r) {
+  parallel_for_each(builds.size(), options.jobs, [&](std::size_t r) {
     bool was_cached = false;
-    dirs[r] = compile_release(options.releases[r], options, compiler, setuptools, was_cached, errors[r]);
+    dirs[r] = compile_release(builds[r], options, compiler, setuptools, was_cached, errors[r]);
     cached[r] = was_cached ? 1 : 0;
     std::lock_guard lock(progress_mutex);
     if (options.progress) {
-      options.progress(fmt::format("torch {}: reference models {}", options.releases[r].version.to_full_string(),
+      options.progress(fmt::format("torch {}: reference models {}", builds[r].version.to_full_string(),
                                    was_cached ? "compiled earlier" : "compiled"));
     }
   });
   std::vector<AotiPackage> packages;
-  for (std::size_t r = 0; r < options.releases.size(); ++r) {
+  for (std::size_t r = 0; r < builds.size(); ++r) {
     (cached[r] ? result.compiles_cached : result.compiles_run) += 1;
     if (!errors[r].empty()) {
-      packages.push_back(
-          {.model = "(every reference model)", .build = options.releases[r].version, .compile_error = errors[r]});
+      packages.push_back({.model = "(every reference model)", .build = builds[r].version, .compile_error = errors[r]});
       continue;
     }
     json manifest = json::parse(read_file_text(dirs[r] / "manifest.json"));
     for (const auto& name : manifest["models"]) {
       const std::string model = name.get<std::string>();
-      AotiPackage package{.model = model, .build = options.releases[r].version, .compile_cached = cached[r] != 0};
+      AotiPackage package{.model = model, .build = builds[r].version, .compile_cached = cached[r] != 0};
       json status = json::parse(read_file_text(dirs[r] / (model + ".compile.json")));
       package.compile_seconds = status.value("seconds", 0.0);
       if (status.value("ok", false)) {
@@ -243,7 +246,9 @@ AotiResult run_aoti(const ShimCatalog& catalog, const AotiOptions& given) {
     const std::string key = package_key.hex();
     for (std::size_t r = 0; r < options.releases.size(); ++r) {
       AotiCell cell{.package = p, .runtime = r};
-      cell.ran = !package.build || options.releases[r].version >= *package.build;
+      const TorchVersion& runtime = options.releases[r].version;
+      if (package.build) cell.ran = runtime >= *package.build;
+      else cell.ran = !options.from_minimum || !package.min_torch || runtime.minor_release() >= *package.min_torch;
       const std::size_t index = result.cells.size();
       result.cells.push_back(cell);
       cached.emplace_back();

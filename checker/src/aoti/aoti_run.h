@@ -29,6 +29,7 @@ struct AotiPackage {
   std::vector<std::string> audit_problems;  // what the audit could not read (Pt2Contents::problems)
   std::vector<bool> predicted_loads;        // per release of AotiResult::releases
   std::vector<std::string> predicted_why;   // per release: why not, "" where it loads
+  std::optional<TorchVersion> min_torch;    // the newest shim its compiled objects import (the audit's)
 };
 
 // One package under one release: loaded where the release is at or after the package's build, else
@@ -56,12 +57,18 @@ struct AotiResult {
 };
 
 struct AotiOptions {
-  std::filesystem::path cache_dir;  // compiled packages, inductor caches, cell results
-  bool fresh = false;               // compile and run every cell again
-  unsigned jobs = 1;                // releases compiled or run side by side
-  std::vector<StoredRelease> releases;
-  // The user's packages; none: the reference models, compiled at every release.
+  std::filesystem::path cache_dir;      // compiled packages, inductor caches, cell results
+  bool fresh = false;                   // compile and run every cell again
+  unsigned jobs = 1;                    // releases compiled or run side by side
+  std::vector<StoredRelease> releases;  // where the packages are loaded (the cells' columns)
+  // Where the reference models are compiled; empty: `releases` (the release gate: every release before
+  // its candidate, loaded into the candidate alone).
+  std::vector<StoredRelease> build_releases;
+  // The user's packages; none: the reference models, compiled at every release of build_releases.
   std::vector<std::filesystem::path> packages;
+  // A user's package is loaded only under the releases at or after its minimum torch (the newest shim
+  // its objects import); below it the audit's prediction stands. false: under every release.
+  bool from_minimum = false;
   double cell_timeout_s = 300;
   std::function<void(const std::string& line)> progress;
 };
@@ -74,7 +81,8 @@ std::filesystem::path default_aoti_cache_dir();
 // each package for its shims and per-release prediction, then loads every package under every
 // release at or after its build (matrix/aoti_cells.py: torch and torch._inductor imported once, a forked child per
 // cell; cached by package, reference and release) and judges what happened. A user's packages are
-// loaded under every release. Throws ToolError when there is no release.
+// loaded under every release (from its minimum torch on with `from_minimum`). Throws ToolError when there is no
+// release.
 AotiResult run_aoti(const ShimCatalog& catalog, const AotiOptions& options);
 
 }  // namespace abicheck

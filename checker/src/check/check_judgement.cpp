@@ -1,5 +1,11 @@
 #include "check/check_judgement.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+#include "aoti/aoti_judgement.h"
 #include "audit/audit_judgement.h"
 #include "lint/lint_report.h"
 #include "matrix/matrix_judgement.h"
@@ -28,6 +34,35 @@ Judgement judge_check(const CheckResult& result) {
   auto check_kind_text = [](std::string_view kind) { return find_kind_text(kCheckKinds, kind); };
   judgement.explain_kinds("build", check_kind_text);
   judgement.explain_kinds("target", check_kind_text);
+  return judgement;
+}
+
+Judgement judge_package_check(const PackageCheckResult& result) {
+  Judgement audit = judge_audit(result.audit);
+  Judgement loads = judge_aoti(result.loads);
+  // What the package could not be read of is the audit's finding; the suite repeats it for its own runs.
+  std::erase_if(loads.findings, [](const Finding& finding) { return finding.kind == "pt2-not-fully-read"; });
+  std::erase_if(loads.kinds, [](const FindingKind& kind) { return kind.kind == "pt2-not-fully-read"; });
+  std::vector<std::string> loaded;
+  std::vector<std::string> failed;
+  for (const auto& cell : result.loads.cells) {
+    if (!cell.ran) continue;
+    const std::string release = result.loads.releases[cell.runtime].to_full_string();
+    if (is_failure(cell.observed.outcome)) {
+      failed.push_back(fmt::format("{} ({})", release, to_string(cell.observed.outcome)));
+    } else {
+      loaded.push_back(release);
+    }
+  }
+  Judgement judgement;
+  judgement.lines.push_back(fmt::format(
+      "{}: needs torch {}; loads on {}{}", result.package.filename().string(),
+      result.min_torch ? result.min_torch->to_string() + " or later (the newest shim its compiled code imports)"
+                       : "(no shim imported: unknown)",
+      loaded.empty() ? "no stored release" : fmt::format("{}", fmt::join(loaded, ", ")),
+      failed.empty() ? "" : fmt::format("; fails on {}", fmt::join(failed, ", "))));
+  judgement.add(audit);
+  judgement.add(loads);
   return judgement;
 }
 

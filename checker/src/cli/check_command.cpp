@@ -1,3 +1,4 @@
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -6,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "check/extension_check.h"
+#include "check/package_check.h"
 #include "cli/command.h"
 #include "core/log_progress.h"
 #include "report/check_render.h"
@@ -24,21 +26,40 @@ struct CheckCommandOptions {
   ReportOutputs outputs;
 };
 
+std::function<void(const std::string&)> check_progress() {
+  if (isatty(STDERR_FILENO)) return [](const std::string& line) { std::cerr << "check: " << line << "\n"; };
+  // A log: every step's line, and from the first (the lint's, or the package's audit) a heartbeat while a
+  // build, smoke run or load takes long. Nothing before it, so that bad input stays one error line.
+  auto log = std::make_shared<LogProgress>("check", stderr, std::chrono::milliseconds(0));
+  return [log, steps = 0](const std::string& line) mutable { log->update(++steps, 0, line); };
+}
+
+// `check MODEL.pt2`: the package's audit and its loads under every stored release from its minimum on.
+ExitCode run_package_check_command(const CommonOptions& common, const CheckCommandOptions& options) {
+  if (options.config) {
+    throw ToolError(
+        fmt::format("{}: --config is a project's settings; a .pt2 package takes none", options.config->string()));
+  }
+  PackageCheckRequest request{.package = options.project,
+                              .work_dir = options.work_dir.value_or(default_check_work_dir(options.project)),
+                              .baselines = baselines_or_default(options.baselines),
+                              .fresh = options.fresh,
+                              .jobs = jobs_or_cores(0),
+                              .progress = check_progress()};
+  PackageCheckResult result = run_package_check(open_store(common), request);
+  nlohmann::json document = package_check_document(result);
+  return finish_command(document, options.outputs, render_package_check_text(document));
+}
+
 ExitCode run_check_command(const CommonOptions& common, const CheckCommandOptions& options) {
+  if (is_package_check_input(options.project)) return run_package_check_command(common, options);
   ReleaseStore store = open_store(common);
   CheckRequest request{.project = options.project,
                        .config_file = options.config,
                        .work_dir = options.work_dir.value_or(default_check_work_dir(options.project)),
                        .baselines = baselines_or_default(options.baselines),
                        .fresh = options.fresh};
-  if (isatty(STDERR_FILENO)) {
-    request.progress = [](const std::string& line) { std::cerr << "check: " << line << "\n"; };
-  } else {
-    // A log: every step's line, and from the first (the lint's) a heartbeat while a build or smoke
-    // run takes long. Nothing before it, so that bad input stays one error line.
-    auto log = std::make_shared<LogProgress>("check", stderr, std::chrono::milliseconds(0));
-    request.progress = [log, steps = 0](const std::string& line) mutable { log->update(++steps, 0, line); };
-  }
+  request.progress = check_progress();
   CheckResult result = run_check(store, request);
   return finish_command(check_document(result), options.outputs, render_check_text(result));
 }
@@ -49,9 +70,11 @@ void add_check_command(CLI::App& app, const CommonOptions& common, CommandAction
   auto options = std::make_shared<CheckCommandOptions>();
   auto* check = app.add_subcommand(
       "check",
-      "lint, build, audit and smoke-test an extension project under every torch from its target to the newest");
+      "lint, build, audit and smoke-test an extension project under every torch from its target to the newest (or "
+      "audit an AOTInductor .pt2 package and load it under every stored torch from its minimum on)");
   check
-      ->add_option("dir", options->project, "the project directory (CMakeLists.txt, setup.py or compile_commands.json)")
+      ->add_option("dir", options->project,
+                   "the project directory (CMakeLists.txt, setup.py or compile_commands.json), or a .pt2 package")
       ->required();
   check->add_option("--config", options->config,
                     "a TOML file with the settings of [tool.torch-abi-check] (default: the project's pyproject.toml)");

@@ -6,6 +6,7 @@
 
 #include "cli/command.h"
 #include "job/main_job.h"
+#include "report/aoti_render.h"
 #include "report/canary_render.h"
 #include "report/main_job_report.h"
 #include "report/report_document.h"
@@ -21,6 +22,7 @@ struct CiOptions {
   fs::path out = "reports";
   std::string lint_torch;
   CanaryRunFlags canary;
+  AotiRunFlags aoti;
   ReportOutputs outputs;
 };
 
@@ -33,7 +35,10 @@ ExitCode run_ci_command(const CommonOptions& common, const CiOptions& options) {
   request.canary = canary_spec_from(options.canary);
   request.announce = [](const std::string& line) { fmt::print(stderr, "ci: {}\n", line); };
   request.canary_options = canary_options_from(options.run);
-  MainJobResult result = run_main_job(open_store(common), request);
+  ReleaseStore store = open_store(common);
+  request.aoti = !options.aoti.skip;
+  request.aoti_options = aoti_options_from(options.run, options.aoti, store);
+  MainJobResult result = run_main_job(store, request);
   nlohmann::json document = main_job_document(result);
 
   // The report always goes to --out; the output flags add other formats or places.
@@ -45,8 +50,9 @@ ExitCode run_ci_command(const CommonOptions& common, const CiOptions& options) {
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   std::string first =
       result.diffs.empty() ? result.lint_release.version.to_string() : result.diffs.front().old_release.to_string();
-  // The canary's grid, then the summary: the summary stays the last screen.
+  // The canary's and the aoti suite's grids, then the summary: the summary stays the last screen.
   std::string text = document.contains("canary") ? render_canary_grid(document["canary"]) + "\n" : std::string();
+  if (document.contains("aoti")) text += render_aoti_text(document["aoti"]) + "\n";
   text += fmt::format("== torch-abi-check main job: {} ... {}, {:.0f} s ==\n", first,
                       result.lint_release.version.to_string(), seconds);
   for (const auto& line : document["verdict"]["lines"]) text += line.get<std::string>() + "\n";
@@ -63,13 +69,16 @@ void add_ci_command(CLI::App& app, const CommonOptions& common, CommandAction& a
   auto* ci = app.add_subcommand(
       "ci",
       "the main job: the matrix, the diff of every consecutive pair of baselines, the newest release's header "
-      "lint and the canary of published wheels, in one report");
+      "lint, the canary of published wheels and the AOTInductor suite, in one report");
   add_matrix_run_options(ci, options->run);
   add_baselines_option(ci, options->baselines);
   ci->add_option("--out", options->out, "where report.html and report.json go (default: reports/)");
   ci->add_option("--lint-torch", options->lint_torch,
                  "the store release whose headers are linted (default: the newest)");
   add_canary_run_options(ci, options->canary);
+  add_aoti_run_options(ci, options->aoti,
+                       "stored releases that compile the AOTInductor reference models (repeatable; default: every "
+                       "stored release); each package is loaded under every stored release from its own on");
   add_output_options(ci, options->outputs);
   ci->callback(
       [&action, &common, options] { action = [&common, options] { return run_ci_command(common, *options); }; });

@@ -5,6 +5,7 @@
 #include <functional>
 #include <nlohmann/json_fwd.hpp>
 
+#include "aoti/aoti_run.h"
 #include "canary/canary_run.h"
 #include "canary/canary_spec.h"
 #include "core/tool_error.h"
@@ -72,6 +73,17 @@ std::optional<CanarySpec> canary_spec_from(const CanaryRunFlags& flags);
 // The canary's cache (with --cache-dir, its canary/ folder: a job keeps all it caches there), jobs
 // and progress, from the matrix's flags.
 CanaryOptions canary_options_from(const MatrixRunFlags& flags);
+
+// --aoti-torch R (repeatable) and --no-aoti: the AOTInductor suite that ci and release-gate run
+// (the reference models compiled at those releases, every stored one by default).
+struct AotiRunFlags {
+  std::vector<std::string> builds;  // empty: every stored release (release-gate: every one before the candidate)
+  bool skip = false;
+};
+void add_aoti_run_options(CLI::App* command, AotiRunFlags& flags, const std::string& builds_help);
+// The aoti suite's cache (with --cache-dir, its aoti/ folder), jobs, progress and the releases that
+// compile the reference models (none: the caller's default), from the flags.
+AotiOptions aoti_options_from(const MatrixRunFlags& run, const AotiRunFlags& flags, const ReleaseStore& store);
 
 // The store that --store names, else the default one.
 ReleaseStore open_store(const CommonOptions& common);

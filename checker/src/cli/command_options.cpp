@@ -108,6 +108,22 @@ CanaryOptions canary_options_from(const MatrixRunFlags& flags) {
           .progress = progress_line("canary")};
 }
 
+void add_aoti_run_options(CLI::App* command, AotiRunFlags& flags, const std::string& builds_help) {
+  command->add_option("--aoti-torch", flags.builds, builds_help);
+  command->add_flag("--no-aoti", flags.skip, "leave the AOTInductor suite (reference models) out");
+}
+
+AotiOptions aoti_options_from(const MatrixRunFlags& run, const AotiRunFlags& flags, const ReleaseStore& store) {
+  auto progress = std::make_shared<ProgressLine>(progress_line("aoti"));
+  AotiOptions options{
+      .cache_dir = run.cache_dir.empty() ? default_aoti_cache_dir() : run.cache_dir / "aoti",
+      .fresh = run.fresh,
+      .jobs = jobs_or_cores(run.jobs),
+      .progress = [progress, done = 0](const std::string& line) mutable { (*progress)(++done, 0, line); }};
+  if (!flags.builds.empty()) options.build_releases = chosen_releases(store, flags.builds);
+  return options;
+}
+
 ReleaseStore open_store(const CommonOptions& common) {
   return ReleaseStore(common.store_root.empty() ? ReleaseStore::default_root() : common.store_root);
 }

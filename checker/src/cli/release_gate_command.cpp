@@ -5,6 +5,7 @@
 
 #include "cli/command.h"
 #include "gate/release_gate.h"
+#include "report/aoti_render.h"
 #include "report/canary_render.h"
 #include "report/gate_report.h"
 #include "report/matrix_render.h"
@@ -19,6 +20,7 @@ struct ReleaseGateOptions {
   std::optional<std::string> last;
   MatrixRunFlags run;
   CanaryRunFlags canary;
+  AotiRunFlags aoti;
   fs::path baselines;
   ReportOutputs outputs;
 };
@@ -32,13 +34,17 @@ ExitCode run_release_gate_command(const CommonOptions& common, const ReleaseGate
   request.matrix = matrix_options_from(options.run);
   request.canary = canary_spec_from(options.canary);
   request.canary_options = canary_options_from(options.run);
-  ReleaseGateResult result = run_release_gate(open_store(common), request);
+  ReleaseStore store = open_store(common);
+  request.aoti = !options.aoti.skip;
+  request.aoti_options = aoti_options_from(options.run, options.aoti, store);
+  ReleaseGateResult result = run_release_gate(store, request);
 
   nlohmann::json document = release_gate_document(result);
   std::string text;
   for (const auto& note : result.lint.notes) text += "lint: note: " + note + "\n";
   text += render_matrix_grid(document["matrix"]);
   if (document.contains("canary")) text += render_canary_grid(document["canary"]);
+  if (document.contains("aoti")) text += render_aoti_text(document["aoti"]);
   for (const auto& line : document["verdict"]["lines"]) text += line.get<std::string>() + "\n";
   return finish_command(document, options.outputs, text);
 }
@@ -59,6 +65,9 @@ void add_release_gate_command(CLI::App& app, const CommonOptions& common, Comman
   add_matrix_run_options(gate, options->run);
   add_baselines_option(gate, options->baselines);
   add_canary_run_options(gate, options->canary);
+  add_aoti_run_options(gate, options->aoti,
+                       "stored releases that compile the AOTInductor reference models loaded into the candidate "
+                       "(repeatable; default: every stored release before the candidate)");
   add_output_options(gate, options->outputs);
   gate->callback([&action, &common, options] {
     action = [&common, options] { return run_release_gate_command(common, *options); };

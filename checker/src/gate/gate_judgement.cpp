@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "aoti/aoti_judgement.h"
 #include "audit/audit_judgement.h"
 #include "canary/canary_judgement.h"
 #include "diff/diff_judgement.h"
@@ -33,6 +34,9 @@ Judgement judge_release_gate(const ReleaseGateResult& result) {
   device.explain_kinds("audit", audit_kind_text);
   add_stage("audit", device);
   if (result.canary) add_stage("canary", judge_canary(*result.canary));
+  // A reference package of an earlier release that no longer loads into the candidate, or no longer
+  // matches eager there, is the candidate's break.
+  if (result.aoti) add_stage("aoti", judge_aoti(*result.aoti));
   judgement.lines.push_back(fmt::format(
       "release gate: torch {} against {}: {}", result.candidate.release.version.to_full_string(),
       result.last.to_string(), failing.empty() ? "passes" : fmt::format("fails ({})", fmt::join(failing, ", "))));

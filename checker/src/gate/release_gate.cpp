@@ -40,12 +40,33 @@ TorchVersion last_release_before(const TorchVersion& candidate, const ReleaseGat
 
 }  // namespace
 
+// Where the gate's aoti suite compiles the reference models: the releases asked for, each older than the
+// candidate, else every stored release before it.
+std::vector<StoredRelease> aoti_builds(const TorchVersion& candidate, const ReleaseGateRequest& request,
+                                       const ReleaseStore& store) {
+  std::vector<StoredRelease> builds;
+  for (const auto& release : request.aoti_options.build_releases) {
+    if (release.version.minor_release() >= candidate.minor_release()) {
+      throw ToolError(fmt::format("--aoti-torch {}: not older than the candidate {}", release.version.to_full_string(),
+                                  candidate.to_string()));
+    }
+    builds.push_back(release);
+  }
+  if (!request.aoti_options.build_releases.empty()) return builds;
+  for (const auto& release : store.releases()) {
+    if (release.version.minor_release() < candidate.minor_release()) builds.push_back(release);
+  }
+  return builds;
+}
+
 ReleaseGateResult run_release_gate(const ReleaseStore& store, const ReleaseGateRequest& request) {
   ReleaseGateResult result;
   result.candidate = resolve_candidate(request.candidate, store);
   const StoredRelease& candidate = result.candidate.release;
   ReleaseHistory history = ReleaseHistory::open(request.baselines);
   result.last = last_release_before(candidate.version, request, history);
+  std::vector<StoredRelease> builds;
+  if (request.aoti) builds = aoti_builds(candidate.version, request, store);
 
   // The candidate's baseline is always built from its own headers and libraries, never read from
   // shim_decls/: the gate checks what would ship.
@@ -78,6 +99,13 @@ ReleaseGateResult run_release_gate(const ReleaseStore& store, const ReleaseGateR
     CanaryOptions canary = request.canary_options;
     canary.releases = {candidate};
     result.canary = run_canary(*request.canary, catalog, canary);
+  }
+  if (!builds.empty()) {
+    AotiOptions aoti = request.aoti_options;
+    aoti.releases = {candidate};
+    aoti.build_releases = builds;
+    aoti.packages.clear();
+    result.aoti = run_aoti(catalog, aoti);
   }
   return result;
 }

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <string>
 
+#include "aoti/aoti_run.h"
 #include "audit/binary_audit.h"
 #include "canary/canary_run.h"
 #include "canary/canary_spec.h"
@@ -26,6 +27,11 @@ struct ReleaseGateRequest {
   // Published wheels (built for earlier releases) loaded into the candidate; none: not run.
   std::optional<CanarySpec> canary;
   CanaryOptions canary_options;  // cache, jobs, progress; the gate sets the runtime
+  // The AOTInductor reference models compiled at releases before the candidate and loaded into it;
+  // false: not run. aoti_options.build_releases: where they are compiled (each must be older than the
+  // candidate); empty: every stored release before it. The gate sets the runtime.
+  bool aoti = true;
+  AotiOptions aoti_options;
 };
 
 // The three stages' results, each as its own command would report it.
@@ -39,13 +45,17 @@ struct ReleaseGateResult {
   // (a CUDA 12 build cannot load into a CUDA 13 candidate, whatever its torch symbols say).
   AuditReport audit;
   std::optional<CanaryResult> canary;  // the published wheels under the candidate
+  // The reference models compiled by each earlier release, loaded into the candidate and compared with
+  // eager; none when not run or when no release before the candidate is stored.
+  std::optional<AotiResult> aoti;
 };
 
 // Resolves the candidate (installing a missing store version) and the last release, then runs
-// the diff, the header lint, the matrix, the audit of the matrix's libraries against the candidate
-// and the canary (published wheels loaded into the candidate). Bad input (no
-// such candidate, no baseline for the last release, a last release not older than the candidate) is a ToolError before
-// any stage runs.
+// the diff, the header lint, the matrix, the audit of the matrix's libraries against the candidate,
+// the canary (published wheels loaded into the candidate) and the aoti suite (the .pt2 packages of the
+// reference models compiled by every earlier stored release, loaded into the candidate). Bad input (no
+// such candidate, no baseline for the last release, a last release or an aoti build not older than the
+// candidate) is a ToolError before any stage runs.
 ReleaseGateResult run_release_gate(const ReleaseStore& store, const ReleaseGateRequest& request);
 
 }  // namespace abicheck

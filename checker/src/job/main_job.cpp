@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "aoti/aoti_judgement.h"
 #include "audit/shim_catalog.h"
 #include "baseline/release_baseline.h"
 #include "baseline/release_history.h"
@@ -47,6 +48,14 @@ MainJobResult run_main_job(const ReleaseStore& store, const MainJobRequest& requ
       result.canary = run_canary(*request.canary, ShimCatalog::load_directory(request.baselines), options);
     });
   }
+  if (request.aoti) {
+    stage("aoti", [&] {
+      AotiOptions options = request.aoti_options;
+      options.releases = store.releases();
+      options.packages.clear();
+      result.aoti = run_aoti(ShimCatalog::load_directory(request.baselines), options);
+    });
+  }
   return result;
 }
 
@@ -55,6 +64,7 @@ Judgement judge_main_job(const MainJobResult& result) {
   for (const auto& diff : result.diffs) judgement.add(judge_diff(diff));
   judgement.add(judge_lint(result.lint.report, result.lint_release.include_dir));
   if (result.canary) judgement.add(judge_canary(*result.canary));
+  if (result.aoti) judgement.add(judge_aoti(*result.aoti));
   return judgement;
 }
 

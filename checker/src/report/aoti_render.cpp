@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "report/markup.h"
+
 namespace abicheck {
 namespace {
 
@@ -45,6 +47,21 @@ std::string package_label(const json& package) {
   return package["build"].is_null()
              ? package["model"].get<std::string>()
              : fmt::format("{}@{}", package["model"].get<std::string>(), package["build"].get<std::string>());
+}
+
+// What a cell shows in a grid: its outcome, or the audit's prediction in brackets where nothing ran.
+std::string cell_shown(const json& cell) {
+  if (cell["ran"].get<bool>()) return cell["outcome"].get<std::string>();
+  return cell["predicted_loads"].get<bool>() ? "(loads?)" : "(no load)";
+}
+
+// The matrix's colours: a match or a load is a pass, a failure a failure, a cell not run grey.
+std::string cell_class(const json& cell) {
+  if (!cell["ran"].get<bool>()) return "outcome-not-run";
+  const std::string outcome = cell["outcome"].get<std::string>();
+  if (outcome == "matches" || outcome == "loaded") return "outcome-pass";
+  if (outcome == "crash" || outcome == "timeout") return "outcome-" + outcome;
+  return "outcome-unexpected-fail";
 }
 
 }  // namespace
@@ -96,9 +113,7 @@ std::string render_aoti_text(const json& section) {
     }
     for (const auto& cell : package["cells"]) {
       bracketed = bracketed || !cell["ran"].get<bool>();
-      std::string shown = cell["ran"].get<bool>() ? cell["outcome"].get<std::string>()
-                                                  : (cell["predicted_loads"].get<bool>() ? "(loads?)" : "(no load)");
-      out += fmt::format(" {:<13}", shown);
+      out += fmt::format(" {:<13}", cell_shown(cell));
       if (cell["ran"].get<bool>() && !cell["cause"].get<std::string>().empty()) {
         std::string line = fmt::format("{} on torch {}: {}", package_label(package), cell["release"].get<std::string>(),
                                        cell["detail"].get<std::string>());
@@ -123,6 +138,61 @@ std::string render_aoti_text(const json& section) {
                      cost["compiles_run"].get<int>(), cost["compiles_cached"].get<int>(), cost["cells_run"].get<int>(),
                      cost["cells_cached"].get<int>(), cost["wall_s"].get<double>());
   return out;
+}
+
+std::string render_aoti_html(const json& section) {
+  const json& coverage = section["coverage"];
+  std::string html = fmt::format(
+      "<section id=\"aoti\">\n<h2>AOTInductor packages</h2>\n<p>Rows: packages (a reference model and the torch "
+      "that compiled it, or a package given); columns: the torch releases that loaded it, compared with eager. In "
+      "brackets: not loaded, the audit's prediction. The compiled code imports {} distinct shims, {} of them "
+      "<code>aoti_torch_cpu_*</code>. Click a cell for what happened.</p>\n<table class=\"grid\">\n"
+      "<thead><tr><th>package</th>",
+      coverage["shims"].get<std::size_t>(), coverage["cpu_shims"].get<std::size_t>());
+  for (const auto& release : section["releases"]) {
+    html += fmt::format("<th>torch {}</th>", escape_markup(release.get<std::string>()));
+  }
+  html += "</tr></thead>\n<tbody>\n";
+  std::string details;
+  int index = 0;
+  for (const auto& package : section["packages"]) {
+    html += fmt::format("<tr><th>{}</th>", escape_markup(package_label(package)));
+    if (!package["compile_error"].get<std::string>().empty()) {
+      html += fmt::format("<td colspan=\"{}\" class=\"outcome-not-run\">not compiled: {}</td></tr>\n",
+                          section["releases"].size(), escape_markup(package["compile_error"].get<std::string>()));
+      continue;
+    }
+    for (const auto& cell : package["cells"]) {
+      html += fmt::format("<td class=\"cell {}\"><a href=\"#aoti-{}\">{}</a></td>", cell_class(cell), index,
+                          escape_markup(cell_shown(cell)));
+      const std::string detail = cell["detail"].get<std::string>();
+      std::string what = cell["ran"].get<bool>()
+                             ? (detail.empty() ? std::string() : fmt::format("<p>{}</p>", escape_markup(detail)))
+                             : fmt::format("<p>not loaded; the audit predicts: {}</p>",
+                                           escape_markup(cell["predicted_loads"].get<bool>()
+                                                             ? std::string("it loads")
+                                                             : cell["prediction_reason"].get<std::string>()));
+      if (!cell["cause"].get<std::string>().empty()) {
+        what += fmt::format("<p>cause: {}</p>", escape_markup(cell["cause"].get<std::string>()));
+      }
+      if (!cell["workaround"].get<std::string>().empty()) {
+        what += fmt::format("<p>workaround{}: {}</p>", cell["workaround_verified"].get<bool>() ? " (verified)" : "",
+                            escape_markup(cell["workaround"].get<std::string>()));
+      }
+      details +=
+          fmt::format("<details class=\"log\" id=\"aoti-{}\"><summary>{} on torch {}: {}</summary>\n{}</details>\n",
+                      index, escape_markup(package_label(package)), escape_markup(cell["release"].get<std::string>()),
+                      escape_markup(cell_shown(cell)), what);
+      ++index;
+    }
+    html += "</tr>\n";
+  }
+  html += "</tbody></table>\n";
+  const json& cost = section["cost"];
+  html += fmt::format("<p>Compiles: {} run, {} from cache; cells: {} run, {} from cache; {:.1f} s.</p>\n",
+                      cost["compiles_run"].get<int>(), cost["compiles_cached"].get<int>(), cost["cells_run"].get<int>(),
+                      cost["cells_cached"].get<int>(), cost["wall_s"].get<double>());
+  return html + fmt::format("<details><summary>Every cell</summary>\n{}</details>\n</section>\n", details);
 }
 
 }  // namespace abicheck

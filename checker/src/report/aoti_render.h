@@ -22,4 +22,9 @@ nlohmann::json aoti_section(const AotiResult& result);
 // then each failure's cause and workaround, the coverage and the cost.
 std::string render_aoti_text(const nlohmann::json& section);
 
+// The HTML report's "aoti" section: the same grid (a row per package, a column per release, coloured as
+// the matrix's cells; the audit's prediction in brackets where nothing ran), each cell opening what
+// happened (the loader's words, the cause, the workaround), then the coverage and the cost.
+std::string render_aoti_html(const nlohmann::json& section);
+
 }  // namespace abicheck

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "check/check_judgement.h"
+#include "report/aoti_render.h"
 #include "report/audit_render.h"
 #include "report/lint_render.h"
 #include "report/matrix_render.h"
@@ -83,6 +84,43 @@ std::string render_check_text(const CheckResult& result) {
   text += "\n";
   for (std::size_t i = 0; i < result.verdict.size(); ++i)
     text += fmt::format("{}{}\n", i == 0 ? "verdict: " : "  ", result.verdict[i]);
+  return text;
+}
+
+json package_check_document(const PackageCheckResult& result) {
+  std::vector<std::string> runtimes;
+  for (const auto& runtime : result.runtimes) runtimes.push_back(runtime.to_string());
+  json document =
+      new_report_document("check", fmt::format("torch-abi-check check {}", result.package.filename().string()),
+                          judge_package_check(result));
+  document["check"] = {
+      {"project", result.package.string()},
+      {"build_system", nullptr},
+      {"target", result.min_torch ? json(result.min_torch->to_string()) : json(nullptr)},
+      {"target_source", "the newest shim the package's compiled code imports (audit)"},
+      {"runtimes", runtimes},
+      {"builds", json::array()},
+      {"notes",
+       {"an AOTInductor package: loaded under each release from its minimum torch on, not run (the "
+        "package holds no inputs); below that minimum the audit's prediction stands"}},
+  };
+  document["audit"] = audit_section(result.audit);
+  document["aoti"] = aoti_section(result.loads);
+  return document;
+}
+
+std::string render_package_check_text(const json& document) {
+  const json& check = document["check"];
+  std::string text =
+      fmt::format("check {} (AOTInductor package), needs torch {}\n", check["project"].get<std::string>(),
+                  check["target"].is_null() ? "(unknown)" : check["target"].get<std::string>());
+  text += render_aoti_text(document["aoti"]);
+  for (const auto& note : check["notes"]) text += fmt::format("note: {}\n", note.get<std::string>());
+  text += "\n";
+  const json& lines = document["verdict"]["lines"];
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    text += fmt::format("{}{}\n", i == 0 ? "verdict: " : "  ", lines[i].get<std::string>());
+  }
   return text;
 }
 

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gate/gate_judgement.h"
+#include "report/aoti_render.h"
 #include "report/audit_render.h"
 #include "report/canary_render.h"
 #include "report/diff_render.h"
@@ -28,6 +29,7 @@ nlohmann::json release_gate_document(const ReleaseGateResult& result) {
   document["matrix"] = matrix_section(result.matrix);
   document["audit"] = audit_section(result.audit);
   if (result.canary) document["canary"] = canary_section(*result.canary);
+  if (result.aoti) document["aoti"] = aoti_section(*result.aoti);
   return document;
 }
 

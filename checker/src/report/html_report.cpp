@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "core/tool_error.h"
+#include "report/aoti_render.h"
 #include "report/canary_render.h"
 #include "report/markup.h"
 #include "report/release_order.h"
@@ -577,7 +578,7 @@ std::string render_html_report(const json& document) {
   html += "</ul>\n<nav>";
   if (!array_of(verdict, "findings").empty())
     html += "<a href=\"#summary\">summary</a><a href=\"#findings\">findings</a>";
-  for (const char* name : {"matrix", "canary", "diff", "lint", "audit"}) {
+  for (const char* name : {"matrix", "canary", "aoti", "diff", "lint", "audit"}) {
     bool present =
         name == std::string_view("diff") ? !array_of(document, "diffs").empty() : !section(document, name).is_null();
     if (present) html += fmt::format("<a href=\"#{0}\">{0}</a>", name);
@@ -590,6 +591,7 @@ std::string render_html_report(const json& document) {
   }
   if (const json& matrix = section(document, "matrix"); !matrix.is_null()) html += render_matrix(matrix);
   if (const json& canary = section(document, "canary"); !canary.is_null()) html += render_canary_html(canary);
+  if (const json& aoti = section(document, "aoti"); !aoti.is_null()) html += render_aoti_html(aoti);
   if (const json& diffs = array_of(document, "diffs"); !diffs.empty()) html += render_diffs(diffs);
   if (const json& lint = section(document, "lint"); !lint.is_null()) html += render_lint(lint);
   if (const json& audit = section(document, "audit"); !audit.is_null()) html += render_audit(audit);

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/aoti_render.h"
 #include "report/canary_render.h"
 #include "report/diff_render.h"
 #include "report/lint_render.h"
@@ -17,6 +18,7 @@ nlohmann::json main_job_document(const MainJobResult& result) {
   for (const auto& diff : result.diffs) document["diffs"].push_back(diff_section(diff));
   document["lint"] = lint_section(result.lint.report, result.lint_release.include_dir);
   if (result.canary) document["canary"] = canary_section(*result.canary);
+  if (result.aoti) document["aoti"] = aoti_section(*result.aoti);
   return document;
 }
 

@@ -52,12 +52,13 @@ TEST_F(ReleaseGate, TorchDirCandidateAgainstTheLastReleaseFindsWhatTheBaselinesS
                         (gate_fixtures / "small-matrix.toml").string(), "--canary-spec",
                         (fs::path(TORCH_ABI_CHECK_FIXTURES) / "canary/tiny/canary.toml").string(), "--cache-dir",
                         gate_cache.string(), "--json", (output_ / "gate.json").string(), "--html",
-                        (output_ / "gate.html").string(), "--junit", (output_ / "gate.xml").string()});
+                        (output_ / "gate.html").string(), "--junit", (output_ / "gate.xml").string(), "--no-aoti"});
   ASSERT_EQ(gate.exit_code, 1) << gate.describe() << "\n" << gate.output;
   EXPECT_NE(gate.output.find("release gate: torch 2.15.0 against 2.14: fails (diff, lint)"), std::string::npos)
       << gate.output;
 
   nlohmann::json document = read_json(output_ / "gate.json");
+  EXPECT_FALSE(document.contains("aoti")) << "--no-aoti";
   EXPECT_EQ(document["gate"]["candidate"], "2.15.0");
   EXPECT_EQ(document["gate"]["last"], "2.14");
   ASSERT_TRUE(document.contains("canary"));
@@ -102,6 +103,50 @@ TEST_F(ReleaseGate, TorchDirCandidateAgainstTheLastReleaseFindsWhatTheBaselinesS
   EXPECT_NE(junit.find("<failure"), std::string::npos);
 }
 
+// The .pt2 packages of an earlier release loaded into the candidate: the reference models compiled by
+// 2.9.1, loaded into 2.10.0 as a candidate. What loading them showed by hand (fixtures/aoti/expected.json,
+// held by the AotiPackages test too) is what the gate must say: 2.10.0's loader break, a gate finding
+// with its cause and its verified workaround.
+TEST_F(ReleaseGate, PackagesOfAnEarlierReleaseThatNoLongerLoadAreTheCandidatesFinding) {
+  ReleaseStore store(ReleaseStore::default_root());
+  if (!store.find("2.9.1") || !store.find("2.10.0")) GTEST_SKIP() << "the torch store lacks 2.9.1 or 2.10.0";
+  const nlohmann::json expected = read_json(fs::path(TORCH_ABI_CHECK_FIXTURES) / "aoti" / "expected.json");
+  const nlohmann::json& rule = expected["runtimes"]["2.10.0"];
+  ProcessResult gate = testing::run_cli({"release-gate", "--candidate", "2.10.0", "--last", "2.9", "--spec",
+                                         (gate_fixtures / "small-matrix.toml").string(), "--no-canary", "--aoti-torch",
+                                         "2.9.1", "--cache-dir", gate_cache.string(), "--json",
+                                         (output_ / "gate.json").string(), "--html", (output_ / "gate.html").string()});
+  ASSERT_EQ(gate.exit_code, 1) << gate.describe() << "\n" << gate.output;
+  nlohmann::json document = read_json(output_ / "gate.json");
+  ASSERT_TRUE(document.contains("aoti")) << gate.output;
+  const nlohmann::json& aoti = document["aoti"];
+  EXPECT_EQ(aoti["releases"], nlohmann::json::array({"2.10.0"})) << "the candidate alone";
+  ASSERT_FALSE(aoti["packages"].empty());
+  for (const auto& package : aoti["packages"]) {
+    EXPECT_EQ(package["build"], "2.9.1");
+    EXPECT_EQ(package["compile_error"], "") << package.dump(1);
+    ASSERT_EQ(package["cells"].size(), 1u);
+    const nlohmann::json& cell = package["cells"][0];
+    EXPECT_TRUE(cell["ran"].get<bool>());
+    EXPECT_EQ(cell["outcome"], rule["outcome"]) << cell.dump(1);
+    for (const char* field : {"detail", "cause", "workaround"}) {
+      EXPECT_NE(cell[field].get<std::string>().find(rule[std::string(field) + "_contains"].get<std::string>()),
+                std::string::npos)
+          << cell.dump(1);
+    }
+    EXPECT_EQ(cell["workaround_verified"], rule["workaround_verified"]) << cell.dump(1);
+  }
+  bool found = false;
+  for (const auto& finding : document["verdict"]["findings"]) {
+    found = found ||
+            (finding["stage"] == "aoti" && finding["kind"] == "aoti-load-failed" && finding["where"] == "torch 2.10.0");
+  }
+  EXPECT_TRUE(found) << document["verdict"].dump(1);
+  EXPECT_NE(gate.output.find("fails ("), std::string::npos);
+  EXPECT_NE(gate.output.find("aoti)"), std::string::npos) << gate.output;
+  EXPECT_NE(read_text(output_ / "gate.html").find(R"(<section id="aoti">)"), std::string::npos);
+}
+
 // Bad input stops the gate before any stage runs: one error line, exit 2, no report file.
 struct BadGateInput {
   const char* name;
@@ -134,6 +179,10 @@ TEST_F(ReleaseGateBadInput, EachIsOneLineAndExitTwo) {
        "",
        "no committed baseline older than the candidate 2.15"},
       {"a bad last version", {"--last", "two"}, "", "two"},
+      {"an aoti build not older",
+       {"--aoti-torch", "2.15"},
+       "",
+       "--aoti-torch 2.15.0: not older than the candidate 2.15"},
       {"a bad spec",
        {"--spec", (fs::path(TORCH_ABI_CHECK_FIXTURES) / "report" / "truncated.json").string()},
        "",

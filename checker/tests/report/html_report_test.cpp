@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/tool_error.h"
+#include "report/aoti_render.h"
 #include "report/report_document.h"
 
 namespace abicheck {
@@ -101,6 +102,37 @@ TEST(HtmlReport, RendersOnlyTheSectionsTheDocumentHas) {
   EXPECT_EQ(html.find(R"(<section id="matrix">)"), std::string::npos);
   EXPECT_EQ(html.find(R"(<section id="diff">)"), std::string::npos);
   EXPECT_EQ(html.find(R"(<section id="audit">)"), std::string::npos);
+}
+
+// The aoti section's grid: a cell per package and release, coloured as the matrix's, the audit's
+// prediction in brackets where nothing was loaded, each cell opening the loader's words and the cause.
+TEST(HtmlReport, AotiGridHasACellPerPackageAndReleaseWithWhatHappened) {
+  AotiResult result;
+  result.releases = {TorchVersion::parse("2.9.1"), TorchVersion::parse("2.10.0")};
+  result.packages.push_back({.model = "wide_ops",
+                             .build = TorchVersion::parse("2.10.0"),
+                             .file = "wide_ops.pt2",
+                             .shims = {"aoti_torch_cpu_sort", "aoti_torch_empty_strided"},
+                             .predicted_loads = {false, true},
+                             .predicted_why = {"needs aoti_torch_cpu_sort (2.10)", ""}});
+  AotiCell loaded{.package = 0, .runtime = 1, .ran = true};
+  loaded.observed = {.outcome = AotiOutcome::LoadFailed,
+                     .detail = "AttributeError: no attribute 'codecache'",
+                     .cause = "the loader uses a module it never imports",
+                     .workaround = "import torch._inductor.codecache first",
+                     .workaround_verified = true};
+  result.cells = {{.package = 0, .runtime = 0}, loaded};
+  std::string html = render_html_report(report_of({{"aoti", aoti_section(result)}}));
+  EXPECT_NE(html.find(R"(<section id="aoti">)"), std::string::npos);
+  EXPECT_NE(html.find(R"(<a href="#aoti">aoti</a>)"), std::string::npos) << "in the page's navigation";
+  EXPECT_EQ(occurrences(html, R"(<td class="cell )"), 2u);
+  EXPECT_NE(html.find(R"(<td class="cell outcome-not-run"><a href="#aoti-0">(no load)</a>)"), std::string::npos);
+  EXPECT_NE(html.find(R"(<td class="cell outcome-unexpected-fail"><a href="#aoti-1">load-failed</a>)"),
+            std::string::npos);
+  EXPECT_NE(html.find("the audit predicts: needs aoti_torch_cpu_sort (2.10)"), std::string::npos);
+  EXPECT_NE(html.find("cause: the loader uses a module it never imports"), std::string::npos);
+  EXPECT_NE(html.find("workaround (verified): import torch._inductor.codecache first"), std::string::npos);
+  EXPECT_NE(html.find("imports 2 distinct shims, 1 of them"), std::string::npos);
 }
 
 TEST(HtmlReport, DiffAndAuditTablesMarkTheirFindings) {

@@ -54,8 +54,11 @@ class MainJob : public ::testing::Test {
 
 TEST_F(MainJob, WritesOneReportOfEveryStageAndEndsWithASummary) {
   fs::path out = output_ / "reports";
+  // The aoti suite's reference models compiled by the newest release alone (a compile per release is
+  // minutes), loaded under it.
+  const std::string newest = ReleaseStore(ReleaseStore::default_root()).releases().back().version.to_full_string();
   ProcessResult job = run_main_job({"--spec", tiny_matrix.string(), "--canary-spec", tiny_canary.string(), "--out",
-                                    out.string(), "--cache-dir", job_cache.string()});
+                                    out.string(), "--cache-dir", job_cache.string(), "--aoti-torch", newest});
   ASSERT_EQ(job.exit_code, 1) << job.describe() << "\n" << job.output;
 
   auto document = nlohmann::json::parse(read_text(out / "report.json"));
@@ -76,6 +79,22 @@ TEST_F(MainJob, WritesOneReportOfEveryStageAndEndsWithASummary) {
   EXPECT_EQ(canary_cells.size(), ReleaseStore(ReleaseStore::default_root()).releases().size());
   for (const auto& cell : canary_cells) EXPECT_EQ(cell["observed"], "loaded") << cell.dump();
   EXPECT_NE(job.output.find("canary: what each package did under each release"), std::string::npos) << job.output;
+  // The aoti suite: every reference model compiled by the newest release, loaded under it and matching
+  // eager there (fixtures/aoti/expected.json: what loading showed), predicted only under the others.
+  const auto aoti_expected =
+      nlohmann::json::parse(read_text(fs::path(TORCH_ABI_CHECK_FIXTURES) / "aoti" / "expected.json"));
+  ASSERT_FALSE(document["aoti"]["packages"].empty()) << job.output;
+  for (const auto& package : document["aoti"]["packages"]) {
+    EXPECT_EQ(package["build"], newest);
+    EXPECT_EQ(package["compile_error"], "") << package.dump(1);
+    for (const auto& cell : package["cells"]) {
+      EXPECT_EQ(cell["ran"].get<bool>(), cell["release"] == newest) << cell.dump();
+      if (cell["ran"].get<bool>() && !aoti_expected["runtimes"].contains(newest)) {
+        EXPECT_EQ(cell["outcome"], aoti_expected["default_outcome"]) << cell.dump(1);
+      }
+    }
+  }
+  EXPECT_GT(document["aoti"]["coverage"]["shims"].get<int>(), 0);
 
   // The summary is the last screen: it names the report and fits in 24 lines.
   auto summary_start = job.output.rfind("== torch-abi-check main job");
@@ -92,6 +111,7 @@ TEST_F(MainJob, WritesOneReportOfEveryStageAndEndsWithASummary) {
   EXPECT_NE(html.find(R"(<section id="matrix">)"), std::string::npos);
   EXPECT_NE(html.find(R"(<section id="lint">)"), std::string::npos);
   EXPECT_NE(html.find(R"(<section id="canary">)"), std::string::npos);
+  EXPECT_NE(html.find(R"(<section id="aoti">)"), std::string::npos);
 
   // In a real browser: the grid and one diff table per release pair.
   fs::path chromium = testing::find_chromium();
