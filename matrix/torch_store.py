@@ -270,6 +270,7 @@ class Store:
                 with tempfile.TemporaryDirectory(dir=self.root, prefix="download-") as download_dir:
                     wheel = self._download_torch(spelled[version], source, Path(download_dir))
                     self._install_release(version, wheel, source, started)
+            self._repair_cuda_sets()
 
     def adopt(self, python: Path) -> None:
         """Records the torch that `python` imports as a release of the store, where it is."""
@@ -348,8 +349,9 @@ class Store:
                             python=python),
                 what=f"installing torch {version_text(version)}'s Python dependencies")
 
-        imported = run([str(python), "-c", "import torch; print(torch.__version__)"],
-                       what=f"importing torch {version_text(version)}", capture=True).strip().splitlines()
+        imported = run(user_machine_argv(python) + ["-c", "import torch; print(torch.__version__)"],
+                       what=f"importing torch {version_text(version)}", capture=True,
+                       env={**os.environ, "LD_LIBRARY_PATH": "", "LD_PRELOAD": ""}).strip().splitlines()
         reported = imported[-1].split("+")[0] if imported else ""
         if reported != version_text(version):
             raise StoreError(f"torch {version_text(version)} imports as '{reported}'")
@@ -367,24 +369,36 @@ class Store:
         say(f"store: torch {version_text(version)} installed in {manifest['install_seconds']} s")
 
     def _ensure_cuda_set(self, major: int, version: tuple[int, ...], requirements: list[str]) -> None:
-        """Makes sure cu<major> holds the pins of the newest release of that major seen so far."""
+        """Makes sure cu<major> holds what every release sharing it asks for: each package any of them
+        names, with the extras of all of them, pinned as the newest of them pins it. (Pinning to the
+        newest release alone lost a library: torch 2.15's cuda-toolkit extras drop curand, which 2.11
+        to 2.14 load.)"""
         cuda_dir = self.cuda_dir(major)
         manifest = cuda_dir / CUDA_MANIFEST
         if manifest.is_file():
-            pinned_by = parse_version(json.loads(manifest.read_text())["pinned_by"])
-            if pinned_by >= version:
+            data = json.loads(manifest.read_text())
+            pinned_by = parse_version(data["pinned_by"])
+            held = merge_shared_requirements(data["requirements"], pinned_by, data["requirements"], pinned_by)
+            wanted = merge_shared_requirements(data["requirements"], pinned_by, requirements, version)
+            if wanted == held:
                 return
-            say(f"store: updating the shared CUDA {major} libraries to torch {version_text(version)}'s pins")
+            say(f"store: updating the shared CUDA {major} libraries for torch {version_text(version)}")
+            pinned_by = max(pinned_by, version)
         else:
             say(f"store: installing the shared CUDA {major} libraries")
+            wanted = merge_shared_requirements([], version, requirements, version)
+            pinned_by = version
         staging = cuda_dir.with_name(cuda_dir.name + ".new")
         shutil.rmtree(staging, ignore_errors=True)
-        run(pip_command("install", "--no-compile", "--no-cache-dir", "--target", str(staging / "site"), *requirements),
+        # pip's cache (the store's own): a set that grows by one release's extras is reinstalled
+        # from the wheels already downloaded, not downloaded again (several GB).
+        run(pip_command("install", "--no-compile", "--cache-dir", str(self.root / "pip-cache"), "--target",
+                        str(staging / "site"), *wanted),
             what=f"installing the CUDA {major} libraries")
         write_json_atomically(staging / CUDA_MANIFEST, {
             "cuda_major": major,
-            "pinned_by": version_text(version),
-            "requirements": requirements,
+            "pinned_by": version_text(pinned_by),
+            "requirements": wanted,
             "disk_bytes": disk_usage(staging),
         })
         # Swap in one rename each way, so the links of installed releases never point at a half set.
@@ -394,6 +408,28 @@ class Store:
             cuda_dir.rename(retired)
         staging.rename(cuda_dir)
         shutil.rmtree(retired, ignore_errors=True)
+        # A package new to the set gets its link in every release of the major already installed.
+        for data in self.installed().values():
+            if data.get("cuda_major") == major and data.get("shared_cuda_dir"):
+                link_shared_packages(cuda_dir / "site", Path(data["torch_dir"]).parent)
+
+    def _repair_cuda_sets(self) -> None:
+        """Brings the shared sets of a store written before they kept every release's extras up to
+        what the installed releases ask for (their Requires-Dist, read from their installed
+        metadata), all releases of a CUDA major at once: one reinstall at most."""
+        wanted: dict[int, tuple[tuple[int, ...], list[str]]] = {}
+        for version, data in self.installed().items():
+            if data.get("cuda_major") is None or not data.get("shared_cuda_dir"):
+                continue
+            metadata = next(Path(data["torch_dir"]).parent.glob("torch-*.dist-info/METADATA"), None)
+            if metadata is None:
+                continue
+            _, shared = split_requirements(requirements_of(metadata.read_text()))
+            newest, folded = wanted.get(data["cuda_major"], (version, []))
+            folded = merge_shared_requirements(folded, newest, shared, version)
+            wanted[data["cuda_major"]] = (max(newest, version), folded)
+        for major, (newest, requirements) in wanted.items():
+            self._ensure_cuda_set(major, newest, requirements)
 
     def _drop_unused_cuda_sets(self) -> None:
         used = {data.get("cuda_major") for data in self.installed().values()}
@@ -411,14 +447,55 @@ def read_wheel_facts(wheel: Path) -> tuple[list[str], str | None]:
         metadata_name = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
         metadata = archive.read(metadata_name).decode()
         version_py = archive.read("torch/version.py").decode()
-    requirements = [line.split(":", 1)[1].strip() for line in metadata.splitlines()
-                    if line.startswith("Requires-Dist:")]
+    requirements = requirements_of(metadata)
     cuda = re.search(r"^cuda\s*(?::\s*\S+)?\s*=\s*['\"]([\d.]+)['\"]", version_py, re.M)
     return requirements, cuda.group(1) if cuda else None
 
 
+# The dynamic loader, to run a release's Python with the loader's cache of library folders off.
+PROGRAM_LOADERS = ("/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1")
+
+
+def user_machine_argv(python: Path) -> list[str]:
+    """How to run a release's Python as on a user's machine: through the loader with its cache off,
+    so that a CUDA library the release's own wheels fail to bring is not found in this machine's
+    toolkit (ld.so.conf's /usr/local/cuda-*) and the install fails here rather than there."""
+    loader = next((path for path in PROGRAM_LOADERS if os.path.exists(path)), None)
+    return ([loader, "--inhibit-cache"] if loader else []) + [str(python)]
+
+
 def requirement_name(requirement: str) -> str:
     return re.match(r"[A-Za-z0-9._-]+", requirement).group(0).lower().replace("_", "-")
+
+
+REQUIREMENT = re.compile(r"\s*([A-Za-z0-9._-]+)\s*(?:\[([^\]]*)\])?\s*(.*)")
+
+
+def requirements_of(metadata: str) -> list[str]:
+    """The Requires-Dist lines of a METADATA file."""
+    return [line.split(":", 1)[1].strip() for line in metadata.splitlines() if line.startswith("Requires-Dist:")]
+
+
+def merge_shared_requirements(kept: list[str], kept_by: tuple[int, ...], added: list[str],
+                              added_by: tuple[int, ...]) -> list[str]:
+    """The requirements of a shared CUDA set serving the releases behind `kept` and `added`: every
+    package either names, with the extras of both, versioned as the newer release versions it. A
+    package only the older release names keeps its marker but not its version (torch 2.12 pins
+    nvidia-cublas below what 2.15's cuda-toolkit pins: both pins could not be installed together).
+    Sorted by name, so that two sets that ask for the same compare equal."""
+    older, newer = sorted([(kept_by, kept), (added_by, added)], key=lambda pair: pair[0])
+    merged: dict[str, tuple[set[str], str]] = {}
+    for requirements, is_newer in ((older[1], False), (newer[1], True)):
+        for requirement in requirements:
+            name, extras, rest = REQUIREMENT.match(requirement).groups()
+            key = requirement_name(name)
+            wanted = {extra.strip() for extra in (extras or "").split(",") if extra.strip()}
+            marker = rest.split(";", 1)[1].strip() if ";" in rest else ""
+            if not is_newer and key not in {requirement_name(r) for r in newer[1]}:
+                rest = f"; {marker}" if marker else ""
+            merged[key] = (merged.get(key, (set(), ""))[0] | wanted, rest)
+    return [f"{key}[{','.join(sorted(extras))}]{rest}" if extras else f"{key}{rest}"
+            for key, (extras, rest) in sorted(merged.items())]
 
 
 def split_requirements(requirements: list[str]) -> tuple[list[str], list[str]]:

@@ -42,10 +42,17 @@ TEST(StoreCli, ListsEveryReleaseThatTheDefaultInstallResolvesTo) {
 }
 
 TEST(StoreCli, EachReleaseImportsAtItsVersionAndHasItsStableHeaders) {
+  // As on a user's machine: through the loader with its cache of library folders off and no
+  // LD_LIBRARY_PATH, so that a CUDA library the store failed to bring is not found in this machine's
+  // own toolkit (/usr/local/cuda-13.0): the shared CUDA 13 set once lacked libcurand.so.10.
+  const std::string loader = "/lib64/ld-linux-x86-64.so.2";
+  ASSERT_TRUE(std::filesystem::exists(loader));
   for (const auto& release : installed_releases()) {
     SCOPED_TRACE(release.version.to_full_string());
-    auto imported = run_process({.argv = {release.python.string(), "-c", "import torch; print(torch.__version__)"},
-                                 .timeout = std::chrono::minutes(2)});
+    auto imported = run_process(
+        {.argv = {loader, "--inhibit-cache", release.python.string(), "-c", "import torch; print(torch.__version__)"},
+         .extra_env = {{"LD_LIBRARY_PATH", ""}, {"LD_PRELOAD", ""}},
+         .timeout = std::chrono::minutes(2)});
     ASSERT_TRUE(imported.succeeded()) << imported.tail(5);
     EXPECT_EQ(imported.tail(1).substr(0, imported.tail(1).find('+')), release.version.to_full_string());
     EXPECT_TRUE(std::filesystem::exists(release.include_dir / "torch/csrc/inductor/aoti_torch/c/shim.h"));
