@@ -111,6 +111,23 @@ void for_each_exported_symbol(const std::filesystem::path& library,
   });
 }
 
+std::vector<std::string> read_needed_libraries(const std::filesystem::path& library) {
+  ElfFile file(library);
+  std::vector<std::string> needed;
+  for (Elf_Scn* section = elf_nextscn(file.get(), nullptr); section; section = elf_nextscn(file.get(), section)) {
+    GElf_Shdr header;
+    if (!gelf_getshdr(section, &header) || header.sh_type != SHT_DYNAMIC) continue;
+    Elf_Data* data = elf_getdata(section, nullptr);
+    if (!data || header.sh_entsize == 0) continue;
+    for (std::size_t i = 0; i < header.sh_size / header.sh_entsize; ++i) {
+      GElf_Dyn entry;
+      if (!gelf_getdyn(data, static_cast<int>(i), &entry) || entry.d_tag != DT_NEEDED) continue;
+      if (const char* name = elf_strptr(file.get(), header.sh_link, entry.d_un.d_val)) needed.emplace_back(name);
+    }
+  }
+  return needed;
+}
+
 std::string read_build_id(const std::filesystem::path& library) {
   ElfFile file(library);
   for (Elf_Scn* section = elf_nextscn(file.get(), nullptr); section; section = elf_nextscn(file.get(), section)) {

@@ -39,6 +39,9 @@ bool is_shim_function_name(std::string_view name);
 // statics). What another object's imports bind to at load time. Throws ToolError naming the file.
 void for_each_exported_symbol(const std::filesystem::path& library, const std::function<void(std::string_view)>& visit);
 
+// The sonames an ELF object NEEDs (its DT_NEEDED entries, in order). Throws ToolError naming the file.
+std::vector<std::string> read_needed_libraries(const std::filesystem::path& library);
+
 // The GNU build id of an ELF object in hex (what its linker derived from its content), or "" when it
 // has none. Throws ToolError naming the file when it is not ELF.
 std::string read_build_id(const std::filesystem::path& library);

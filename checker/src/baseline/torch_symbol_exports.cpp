@@ -9,6 +9,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <set>
 
 #include "baseline/library_exports.h"
 #include "core/atomic_file.h"
@@ -43,6 +44,17 @@ std::vector<fs::path> TorchSymbolExports::torch_libraries(const fs::path& lib_di
     // A versioned library's symlinks name the same object: read the file once.
     if (shared_object && torch_built && entry.is_regular_file(error) && !entry.is_symlink(error)) {
       libraries.push_back(entry.path());
+    }
+  }
+  // What they NEED from lib_dir is in the loader's scope of every object that NEEDs them.
+  std::set<fs::path> listed;
+  for (const auto& library : libraries) listed.insert(fs::canonical(library, error));
+  const std::size_t own = libraries.size();
+  for (std::size_t i = 0; i < own; ++i) {
+    for (const auto& soname : read_needed_libraries(libraries[i])) {
+      fs::path candidate = lib_dir / soname;
+      if (!fs::is_regular_file(candidate, error)) continue;
+      if (listed.insert(fs::canonical(candidate, error)).second) libraries.push_back(candidate);
     }
   }
   std::ranges::sort(libraries);

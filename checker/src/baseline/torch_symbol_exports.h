@@ -15,8 +15,10 @@ namespace abicheck {
 // into that release. The one owner of "does torch X define this C++ symbol" (docs/device-runtime.md).
 class TorchSymbolExports {
  public:
-  // The libraries of lib_dir that torch builds itself, sorted by file name: libtorch*, libc10*,
-  // libshm*, libcaffe2* (not the third-party libraries a wheel bundles beside them).
+  // The libraries of lib_dir that torch builds itself (libtorch*, libc10*, libshm*, libcaffe2*) and
+  // those of lib_dir they NEED (the libgomp a wheel bundles: an extension linked against libtorch_cpu
+  // binds GOMP_barrier there, without naming libgomp itself), sorted by file name; not a bundled
+  // library that none of them NEEDs, where the loader does not look.
   static std::vector<std::filesystem::path> torch_libraries(const std::filesystem::path& lib_dir);
 
   // Reads the dynamic symbol tables of torch_libraries(lib_dir) with libelf. Throws ToolError naming

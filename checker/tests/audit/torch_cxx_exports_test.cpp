@@ -48,8 +48,8 @@ class TorchCxxExports : public ::testing::Test {
   }
   static void TearDownTestSuite() { fs::remove_all(scratch_); }
 
-  static fs::path lib_dir(const std::string& version) {
-    return scratch_ / "store" / "releases" / version / "venv" / "site-packages" / "torch" / "lib";
+  static fs::path lib_dir(const std::string& version, const std::string& store = "store") {
+    return scratch_ / store / "releases" / version / "venv" / "site-packages" / "torch" / "lib";
   }
   static fs::path extension() { return scratch_ / "extension.so"; }
 
@@ -61,21 +61,23 @@ class TorchCxxExports : public ::testing::Test {
 
   // A CPU release as torch_store.py leaves it; its lib/ holds the given libraries, built here.
   static void store_release(const std::string& version,
-                            const std::vector<std::pair<std::string, std::string>>& libraries) {
-    fs::path root = scratch_ / "store" / "releases" / version;
-    fs::path torch_dir = lib_dir(version).parent_path();
+                            const std::vector<std::pair<std::string, std::string>>& libraries,
+                            const std::string& store = "store") {
+    fs::path root = scratch_ / store / "releases" / version;
+    fs::path torch_dir = lib_dir(version, store).parent_path();
     fs::create_directories(torch_dir / "include" / "torch");
-    fs::create_directories(lib_dir(version));
+    fs::create_directories(lib_dir(version, store));
     for (const auto& [name, source] : libraries) {
-      fs::path file = scratch_ / (version + "-" + name + ".cpp");
+      fs::path file = scratch_ / (store + "-" + version + "-" + name + ".cpp");
       std::ofstream(file) << source << "\n";
-      compile({"-shared", "-fPIC", "-Wl,-soname," + name, file.string(), "-o", (lib_dir(version) / name).string()});
+      compile(
+          {"-shared", "-fPIC", "-Wl,-soname," + name, file.string(), "-o", (lib_dir(version, store) / name).string()});
     }
     nlohmann::json manifest = {{"version", version},
                                {"python", (root / "venv" / "bin" / "python3").string()},
                                {"torch_dir", torch_dir.string()},
                                {"include_dir", (torch_dir / "include").string()},
-                               {"lib_dir", lib_dir(version).string()},
+                               {"lib_dir", lib_dir(version, store).string()},
                                {"cuda_major", nullptr},
                                {"cuda_version", nullptr},
                                {"disk_bytes", 1},
@@ -84,7 +86,8 @@ class TorchCxxExports : public ::testing::Test {
   }
 
   // What the dynamic loader does with `object` under a release: "" when it loads, else its error.
-  static std::string load_error(const std::string& version, const fs::path& object = extension()) {
+  static std::string load_error(const std::string& version, const fs::path& object = extension(),
+                                const std::string& store = "store") {
     ProcessResult loaded = run_process(
         {.argv = {"python3", "-c",
                   "import ctypes, os, sys\n"
@@ -93,7 +96,7 @@ class TorchCxxExports : public ::testing::Test {
                   "except OSError as error:\n"
                   "    print(error)\n",
                   object.string()},
-         .extra_env = {{"LD_LIBRARY_PATH", lib_dir(version).string() + ":" + object.parent_path().string()}},
+         .extra_env = {{"LD_LIBRARY_PATH", lib_dir(version, store).string() + ":" + object.parent_path().string()}},
          .timeout = std::chrono::minutes(1)});
     EXPECT_TRUE(loaded.succeeded()) << loaded.output;
     return loaded.output;
@@ -164,6 +167,48 @@ TEST_F(TorchCxxExports, OnlyTorchsOwnLibrariesAreReadAndTheirExportsAreCachedByC
   EXPECT_FALSE(TorchSymbolExports::deserialize(read_file_text(cached).substr(0, 60)));
   // Another release's libraries are other content: another key.
   EXPECT_NE(torch_exports_key(lib_dir("2.10.0")), torch_exports_key(lib_dir("2.11.0")));
+}
+
+// torch-harmonics' shape: an OpenMP extension imports GOMP_barrier unversioned, naming neither
+// libgomp nor any library that defines it; the loader binds it in the libgomp that libtorch_cpu NEEDs
+// (torch bundles one in its lib/). Here 2.10's libtorch_cpu NEEDs a bundled library defining the name,
+// 2.11's does not (its copy lies unNEEDed beside it).
+TEST_F(TorchCxxExports, ACNameBoundInALibraryThatTorchNeedsLoadsWhereTorchNeedsIt) {
+  const std::string store = "store-bundled";
+  const std::string bundled = "extern \"C\" int bundled_barrier() { return 7; }";
+  const std::string python = "extern \"C\" int initModule() { return 0; }";
+  for (const std::string version : {"2.10.0", "2.11.0"}) {
+    store_release(version, {{"libbundled.so", bundled}, {"libtorch_python.so", python}}, store);
+    std::ofstream(scratch_ / "cpu.cpp") << "namespace at { int first() { return 1; } }\n";
+    std::vector<std::string> link = {"-shared",
+                                     "-fPIC",
+                                     "-Wl,-soname,libtorch_cpu.so",
+                                     (scratch_ / "cpu.cpp").string(),
+                                     "-L" + lib_dir(version, store).string(),
+                                     "-Wl,--no-as-needed"};
+    if (version == "2.10.0") link.emplace_back("-lbundled");
+    link.insert(link.end(), {"-o", (lib_dir(version, store) / "libtorch_cpu.so").string()});
+    compile(link);
+  }
+  std::ofstream(scratch_ / "omp_like.cpp") << "extern \"C\" int bundled_barrier();\n"
+                                           << "extern \"C\" int initModule();\n"
+                                           << "extern \"C\" int entry() { return bundled_barrier() + initModule(); }\n";
+  const fs::path object = scratch_ / "omp_like" / "omp_like.so";
+  fs::create_directories(object.parent_path());
+  compile({"-shared", "-fPIC", (scratch_ / "omp_like.cpp").string(), "-L" + lib_dir("2.10.0", store).string(),
+           "-Wl,--no-as-needed", "-ltorch_python", "-ltorch_cpu", "-o", object.string()});
+  ASSERT_EQ(load_error("2.10.0", object, store), "");
+  ASSERT_NE(load_error("2.11.0", object, store).find("undefined symbol: bundled_barrier"), std::string::npos);
+
+  fs::path json = scratch_ / "omp_like.json";
+  ProcessResult run =
+      run_cli({"--store", (scratch_ / store).string(), "audit", object.string(), "--json", json.string()});
+  ASSERT_EQ(run.exit_code, 1) << run.output;  // unstable: it links libtorch_python
+  const nlohmann::json document = nlohmann::json::parse(std::ifstream(json));
+  const auto& binary = document.at("audit").at("binaries").at(0);
+  ASSERT_EQ(binary["releases"].size(), 2U);
+  EXPECT_TRUE(binary["releases"][0]["loads"]) << binary.dump(2);
+  EXPECT_FALSE(binary["releases"][1]["loads"]) << binary.dump(2);
 }
 
 // intel-extension-for-pytorch's shape: the Python module imports nothing of torch's C++ ABI but
