@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cctype>
 #include <chrono>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -37,32 +36,6 @@ std::string script_hash(const fs::path& script) {
 
 std::map<std::string, std::string> python_environment() {
   return {{"PYTHONDONTWRITEBYTECODE", "1"}, {"PYTHONUNBUFFERED", "1"}};
-}
-
-std::string trimmed(std::string text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
-  return text;
-}
-
-// Inductor's CPU compile and the loaders of torch 2.9 and 2.10 import setuptools (through cpp_builder
-// and torch.utils.cpp_extension), which those releases require only from Python 3.12: their store venvs
-// have none, where a user's venv of Python 3.11 has it. A folder holding only the host Python's
-// setuptools (links, made once) is what aoti_compile.py and aoti_cells.py append to sys.path of a
-// release that lacks it: nothing else of the host's packages becomes importable. Empty when the host
-// Python has no setuptools either.
-fs::path setuptools_only_dir(const fs::path& cache_dir) {
-  fs::path dir = cache_dir / "setuptools-only";
-  if (fs::exists(dir / "setuptools")) return dir;
-  ProcessResult where = run_process(
-      {.argv = {host_python(), "-c", "import os, setuptools; print(os.path.dirname(setuptools.__path__[0]))"}});
-  if (!where.succeeded()) return {};
-  const fs::path site = trimmed(where.output);
-  fs::create_directories(dir);
-  for (const char* name : {"pkg_resources", "_distutils_hack", "setuptools"}) {
-    std::error_code error;
-    if (fs::exists(site / name)) fs::create_directory_symlink(site / name, dir / name, error);
-  }
-  return fs::exists(dir / "setuptools") ? dir : fs::path();
 }
 
 // Compiles every reference model at `release` into its cache folder, unless a complete earlier
@@ -206,6 +179,21 @@ std::vector<AotiPackage> reference_packages(const AotiOptions& options, const fs
 }
 
 }  // namespace
+
+fs::path setuptools_only_dir(const fs::path& cache_dir) {
+  fs::path dir = cache_dir / "setuptools-only";
+  if (fs::exists(dir / "setuptools")) return dir;
+  ProcessResult where = run_process(
+      {.argv = {host_python(), "-c", "import os, setuptools; print(os.path.dirname(setuptools.__path__[0]))"}});
+  if (!where.succeeded()) return {};
+  const fs::path site = where.tail(1);
+  fs::create_directories(dir);
+  for (const char* name : {"pkg_resources", "_distutils_hack", "setuptools"}) {
+    std::error_code error;
+    if (fs::exists(site / name)) fs::create_directory_symlink(site / name, dir / name, error);
+  }
+  return fs::exists(dir / "setuptools") ? dir : fs::path();
+}
 
 std::set<std::string> AotiResult::shims_reached() const {
   std::set<std::string> shims;

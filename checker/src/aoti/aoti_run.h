@@ -76,6 +76,14 @@ struct AotiOptions {
 // $XDG_CACHE_HOME (or ~/.cache)/torch-abi-check/aoti.
 std::filesystem::path default_aoti_cache_dir();
 
+// Inductor's CPU compile and the loaders of torch 2.9 and 2.10 import setuptools (through cpp_builder
+// and torch.utils.cpp_extension), which those releases require only from Python 3.12: their store venvs
+// have none, where a user's venv of Python 3.11 has it. A folder holding only the host Python's
+// setuptools (links, made once, `<cache_dir>/setuptools-only`) is what aoti_compile.py and
+// aoti_cells.py append to sys.path of a release that lacks it: nothing else of the host's packages
+// becomes importable. Empty when the host Python has no setuptools either.
+std::filesystem::path setuptools_only_dir(const std::filesystem::path& cache_dir);
+
 // Compiles the reference models at every release (matrix/aoti_compile.py, one process per
 // release, a forked child per model; cached by the models, the scripts and the release), audits
 // each package for its shims and per-release prediction, then loads every package under every

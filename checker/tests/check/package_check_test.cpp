@@ -13,8 +13,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "aoti/aoti_run.h"
 #include "core/process.h"
-#include "core/project_paths.h"
 #include "store/release_store.h"
 #include "support/cli.h"
 
@@ -26,27 +26,6 @@ using json = nlohmann::json;
 
 const fs::path kFixtures = fs::path(TORCH_ABI_CHECK_FIXTURES) / "check" / "pt2";
 const fs::path kCache = fs::path(TORCH_ABI_CHECK_CLI).parent_path() / "check-test-cache" / "pt2";
-
-std::string trimmed(std::string text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
-  return text;
-}
-
-// A folder holding only the host Python's setuptools: what a user's venv of torch 2.9 or 2.10 has
-// and the store's venvs of Python 3.11 lack.
-fs::path setuptools_only(const fs::path& dir) {
-  ProcessResult where = run_process(
-      {.argv = {host_python(), "-c", "import os, setuptools; print(os.path.dirname(setuptools.__path__[0]))"}});
-  if (!where.succeeded()) return {};
-  const fs::path site = trimmed(where.output);
-  fs::create_directories(dir);
-  for (const char* name : {"pkg_resources", "_distutils_hack", "setuptools"}) {
-    std::error_code error;
-    if (fs::exists(site / name) && !fs::exists(dir / name))
-      fs::create_directory_symlink(site / name, dir / name, error);
-  }
-  return dir;
-}
 
 class PackageCheck : public ::testing::Test {
  protected:
@@ -74,7 +53,7 @@ class PackageCheck : public ::testing::Test {
 
 TEST_F(PackageCheck, EveryReleaseIsWhatAFreshProcessShowedAndTheBreakNamesItsCause) {
   // What a fresh process of each release does with the package.
-  const fs::path setuptools = setuptools_only(kCache / "setuptools-only");
+  const fs::path setuptools = setuptools_only_dir(kCache);
   std::map<std::string, std::string> seen;  // release -> "loaded" or "failed: ..."
   for (const auto& release : releases_) {
     ProcessResult loaded = run_process({.argv = {release.python.string(), (kFixtures / "load_fresh.py").string(),
@@ -82,8 +61,7 @@ TEST_F(PackageCheck, EveryReleaseIsWhatAFreshProcessShowedAndTheBreakNamesItsCau
                                         .working_dir = kCache,
                                         .timeout = std::chrono::minutes(5)});
     ASSERT_TRUE(loaded.succeeded()) << release.version.to_full_string() << ": " << loaded.output;
-    seen[release.version.to_full_string()] =
-        trimmed(loaded.output.substr(loaded.output.rfind('\n', loaded.output.size() - 2) + 1));
+    seen[release.version.to_full_string()] = loaded.tail(1);
   }
   const json expected = json::parse(std::ifstream(kFixtures / "expected.json"));
   for (const auto& [release, what] : seen) {
