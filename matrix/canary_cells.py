@@ -31,6 +31,7 @@ import traceback
 
 from forked_cells import Cell, ended_early, run_forked
 from forked_cells import write_json_atomically as write_result
+from program_loader import program_loader
 
 
 def describe(error):
@@ -183,9 +184,6 @@ def main():
     return 0
 
 
-LOADERS = ("/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1")
-
-
 def libraries_torch_lacks():
     """The libraries the release's own torch NEEDs that neither its RUNPATHs nor the system's
     default folders hold (a store that lacks one of torch's nvidia-* wheels), each from this
@@ -195,7 +193,7 @@ def libraries_torch_lacks():
     import subprocess
 
     spec = importlib.util.find_spec("torch")
-    loader = next((path for path in LOADERS if os.path.exists(path)), None)
+    loader = program_loader()
     if spec is None or spec.origin is None or loader is None:
         return {}
     lib_dir = os.path.join(os.path.dirname(spec.origin), "lib")

@@ -42,6 +42,11 @@ import time
 import zipfile
 from pathlib import Path
 
+from pip._vendor.packaging.requirements import Requirement
+from pip._vendor.packaging.utils import canonicalize_name
+
+from program_loader import program_loader
+
 OLDEST_SUPPORTED = (2, 9)
 STORE_ENV = "TORCH_ABI_CHECK_STORE"
 RELEASE_MANIFEST = "release.json"
@@ -452,23 +457,16 @@ def read_wheel_facts(wheel: Path) -> tuple[list[str], str | None]:
     return requirements, cuda.group(1) if cuda else None
 
 
-# The dynamic loader, to run a release's Python with the loader's cache of library folders off.
-PROGRAM_LOADERS = ("/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1")
-
-
 def user_machine_argv(python: Path) -> list[str]:
     """How to run a release's Python as on a user's machine: through the loader with its cache off,
     so that a CUDA library the release's own wheels fail to bring is not found in this machine's
     toolkit (ld.so.conf's /usr/local/cuda-*) and the install fails here rather than there."""
-    loader = next((path for path in PROGRAM_LOADERS if os.path.exists(path)), None)
+    loader = program_loader()
     return ([loader, "--inhibit-cache"] if loader else []) + [str(python)]
 
 
 def requirement_name(requirement: str) -> str:
     return re.match(r"[A-Za-z0-9._-]+", requirement).group(0).lower().replace("_", "-")
-
-
-REQUIREMENT = re.compile(r"\s*([A-Za-z0-9._-]+)\s*(?:\[([^\]]*)\])?\s*(.*)")
 
 
 def requirements_of(metadata: str) -> list[str]:
@@ -483,19 +481,18 @@ def merge_shared_requirements(kept: list[str], kept_by: tuple[int, ...], added: 
     package only the older release names keeps its marker but not its version (torch 2.12 pins
     nvidia-cublas below what 2.15's cuda-toolkit pins: both pins could not be installed together).
     Sorted by name, so that two sets that ask for the same compare equal."""
-    older, newer = sorted([(kept_by, kept), (added_by, added)], key=lambda pair: pair[0])
-    merged: dict[str, tuple[set[str], str]] = {}
-    for requirements, is_newer in ((older[1], False), (newer[1], True)):
-        for requirement in requirements:
-            name, extras, rest = REQUIREMENT.match(requirement).groups()
-            key = requirement_name(name)
-            wanted = {extra.strip() for extra in (extras or "").split(",") if extra.strip()}
-            marker = rest.split(";", 1)[1].strip() if ";" in rest else ""
-            if not is_newer and key not in {requirement_name(r) for r in newer[1]}:
-                rest = f"; {marker}" if marker else ""
-            merged[key] = (merged.get(key, (set(), ""))[0] | wanted, rest)
-    return [f"{key}[{','.join(sorted(extras))}]{rest}" if extras else f"{key}{rest}"
-            for key, (extras, rest) in sorted(merged.items())]
+    older, newer = (kept, added) if kept_by <= added_by else (added, kept)
+    newer_names = {canonicalize_name(Requirement(line).name) for line in newer}
+    merged: dict[str, tuple[set[str], str, str]] = {}  # name -> (extras, version, marker)
+    for lines, from_newer in ((older, False), (newer, True)):
+        for line in lines:
+            requirement = Requirement(line)
+            name = canonicalize_name(requirement.name)
+            version = str(requirement.specifier) if from_newer or name in newer_names else ""
+            extras = merged.get(name, (set(), "", ""))[0] | requirement.extras
+            merged[name] = (extras, version, str(requirement.marker) if requirement.marker else "")
+    return [f"{name}{'[' + ','.join(sorted(extras)) + ']' if extras else ''}{version}{'; ' + marker if marker else ''}"
+            for name, (extras, version, marker) in sorted(merged.items())]
 
 
 def split_requirements(requirements: list[str]) -> tuple[list[str], list[str]]:
