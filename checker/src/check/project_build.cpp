@@ -16,7 +16,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Changing how projects are built, or what their cache entries hold, must invalidate every cached build.
+// Changing how projects are built, or what their cache entries hold, must invalidate every cached build:
+// the key hashes this file's own content too (TORCH_ABI_CHECK_RECIPE, from checker_builder_recipe).
 constexpr std::string_view kBuildRecipe = "check-project-build/v2";
 constexpr std::size_t kBuildMemoryBytes = std::size_t{8192} << 20;
 
@@ -43,7 +44,7 @@ std::vector<fs::path> project_files(const fs::path& project) {
 
 std::string build_key(const ProjectBuildRequest& request) {
   ContentHash hash;
-  hash.add(kBuildRecipe).add(build_kind_name(request.kind));
+  hash.add(kBuildRecipe).add(TORCH_ABI_CHECK_RECIPE).add(build_kind_name(request.kind));
   hash.add(request.release.version.to_full_string()).add(request.release.python.string());
   hash.add(request.target_to_pass ? request.target_to_pass->to_abi_hex() : "project-defined");
   hash.add(host_python());

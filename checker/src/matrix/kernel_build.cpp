@@ -18,7 +18,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Changing how libraries are built must invalidate every cached build.
+// Changing how libraries are built must invalidate every cached build: the keys hash this file's
+// own content (TORCH_ABI_CHECK_RECIPE, set by checker_builder_recipe in CMake) besides the name.
 constexpr std::string_view kBuildRecipe = "unity-tu/link-libtorch/v1";
 constexpr std::string_view kLibraryName = "libabiref_matrix.so";
 constexpr std::string_view kDeviceObjectRecipe = "device-object/v1";
@@ -110,7 +111,7 @@ CachedBuild KernelBuilder::device_object(const BuildRequest& request, const std:
   std::vector<std::string> argv =
       device_object_command(request.backend, compiler, spec_, include_dir, source, kDeviceObjectName);
   ContentHash hash;
-  hash.add(kDeviceObjectRecipe);
+  hash.add(kDeviceObjectRecipe).add(TORCH_ABI_CHECK_RECIPE);
   for (const auto& argument : argv) {
     if (argument != source.string() && argument != "-I" + include_dir.string()) hash.add(argument);
   }
@@ -164,10 +165,20 @@ std::vector<std::string> KernelBuilder::compile_flags(const BuildRequest& reques
 
 std::string KernelBuilder::key(const BuildRequest& request) const {
   ContentHash hash;
-  hash.add(kBuildRecipe).add(backend_name(request.backend)).add(request.build_release.version.to_full_string());
+  hash.add(kBuildRecipe).add(TORCH_ABI_CHECK_RECIPE).add(backend_name(request.backend));
+  hash.add(request.build_release.version.to_full_string());
   hash.add(request.build_release.include_dir.string()).add(request.target.to_string());
   hash.add(request.suite->api == ExtensionApi::Stable ? "stable" : "unstable");
-  for (const auto& flag : compile_flags(request)) hash.add(flag);
+  // The suite's folder and the checkout are hashed by name (their content is hashed below), so a
+  // clone in another folder (CI's) reuses the builds of an identical tree.
+  const std::string suite_dir = request.suite->sources.string();
+  const std::string checkout = project_root().string();
+  for (std::string flag : compile_flags(request)) {
+    for (const auto& [path, name] : {std::pair{suite_dir, "@SUITE@"}, std::pair{checkout, "@ROOT@"}}) {
+      if (const auto at = flag.find(path); at != std::string::npos) flag.replace(at, path.size(), name);
+    }
+    hash.add(flag);
+  }
   if (request.backend == Backend::Cuda) {
     for (const auto& arch : spec_.cuda_arches) hash.add(arch);
   }

@@ -15,6 +15,7 @@
 #include "matrix/kernel_build.h"
 #include "matrix/matrix_spec.h"
 #include "store/release_store.h"
+#include "support/cli.h"
 
 namespace abicheck::testing {
 namespace {
@@ -55,7 +56,7 @@ fs::path build_library(const std::string& suite_name, Backend backend, const std
   if (!release) return {};
   const TorchVersion target_version = TorchVersion::parse(target);
   if (target_version > release->version.minor_release()) return {};
-  KernelBuilder builder(kBuildCache, spec, false);
+  KernelBuilder builder(testing::with_shared_builds(kBuildCache), spec, false);
   BuildRecord record = builder.build({&suite_named(spec, suite_name), backend, *release, target_version});
   if (record.status.kind == BuildStatus::Kind::Unavailable) return {};
   EXPECT_EQ(record.status.kind, BuildStatus::Kind::Built) << record.status.detail << "\n" << record.log;

@@ -1,7 +1,8 @@
 // Runs `torch-abi-check check` on the fixture projects of fixtures/check/ against the real
 // torch store: real CMake and setuptools builds, real audits, real smoke runs in each release's
-// Python. Each fixture's expected.json holds its exit code, verdict and findings. Builds are cached
-// under the build tree (check-test-cache/), so a re-run only repeats the smoke runs.
+// Python. Each fixture's expected.json holds its exit code, verdict and findings. Work dirs are under
+// the build tree (check-test-cache/) and builds in the folder every clone's tests share
+// (testing::with_shared_builds), so a re-run only repeats the smoke runs.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -68,10 +69,10 @@ class CheckCommand : public ::testing::Test {
     const fs::path project = fixtures / name;
     const json expected = read_json(project / "expected.json");
     const auto before = tree_of(project);
-    ProcessResult result =
-        testing::run_cli({"check", project.string(), "--work-dir", (cache_dir / name).string(), "--json",
-                          (output_ / "check.json").string(), "--junit", (output_ / "check.junit.xml").string(),
-                          "--sarif", (output_ / "check.sarif").string(), "--html", (output_ / "check.html").string()});
+    ProcessResult result = testing::run_cli(
+        {"check", project.string(), "--work-dir", testing::with_shared_builds(cache_dir / name).string(), "--json",
+         (output_ / "check.json").string(), "--junit", (output_ / "check.junit.xml").string(), "--sarif",
+         (output_ / "check.sarif").string(), "--html", (output_ / "check.html").string()});
     EXPECT_EQ(result.exit_code, expected["exit_code"].get<int>()) << result.output;
     EXPECT_EQ(tree_of(project), before) << "check wrote into the project";
     json document = read_json(output_ / "check.json");

@@ -37,6 +37,7 @@ class ReleaseGate : public ::testing::Test {
     if (!candidate || !store.find("2.9") || !store.find("2.14"))
       GTEST_SKIP() << "the torch store lacks 2.9, 2.14 or 2.15";
     candidate_dir_ = candidate->torch_dir;
+    testing::with_shared_builds(gate_cache);
     output_ = fs::temp_directory_path() / ("release-gate-test-" + std::to_string(getpid()));
     fs::create_directories(output_);
   }

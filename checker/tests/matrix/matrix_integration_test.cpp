@@ -1,6 +1,7 @@
 // Runs small real matrices through the CLI against the torch store: real builds, real loads, real
-// crashes. Results are cached under the build tree, so a re-run costs little; a fresh machine
-// builds everything once (a few minutes on two cores).
+// crashes. Cells are cached under the build tree and builds in the folder every clone's tests share
+// (testing::with_shared_builds), so a re-run costs little; a fresh machine builds everything once (a
+// few minutes on two cores).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -51,6 +52,7 @@ class MatrixIntegration : public ::testing::Test {
   void SetUp() override {
     if (!store_has({"2.9", "2.10", "2.11", "2.12"})) GTEST_SKIP() << "the torch store lacks 2.9-2.12";
     newest_ = ReleaseStore(ReleaseStore::default_root()).releases().back().version.to_string();
+    testing::with_shared_builds(cache_dir);
     output_ = fs::temp_directory_path() / ("matrix-test-" + std::to_string(getpid()));
     fs::create_directories(output_);
   }
@@ -82,7 +84,7 @@ std::size_t device_objects_compiled_since(fs::file_time_type since) {
 
 TEST_F(MatrixIntegration, SmallMatrixMeetsTheVersionRules) {
   const auto started = fs::file_time_type::clock::now();
-  const bool no_device_object_yet = !fs::is_directory(cache_dir / "device-objects");
+  const bool no_device_object_yet = fs::is_empty(cache_dir / "device-objects");
   auto result = testing::run_cli({"matrix", (fixtures / "small.toml").string(), "--cache-dir", cache_dir.string(),
                                   "--json", (output_ / "m.json").string(), "--junit", (output_ / "m.xml").string(),
                                   "--markdown", (output_ / "m.md").string(), "--jobs", "2"});

@@ -45,6 +45,7 @@ class MainJob : public ::testing::Test {
     ReleaseStore store(ReleaseStore::default_root());
     if (!store.find("2.9") || store.releases().size() < 2)
       GTEST_SKIP() << "the torch store lacks 2.9 and a newer release";
+    testing::with_shared_builds(job_cache);
     output_ = fs::temp_directory_path() / ("main-job-test-" + std::to_string(getpid()));
     fs::create_directories(output_);
   }
@@ -147,8 +148,8 @@ TEST(HtmlFlag, DiffWritesTheSelfContainedReportOfOneReleasePair) {
 TEST(HtmlFlag, MatrixWritesTheGridWithEveryCellsLog) {
   if (!ReleaseStore(ReleaseStore::default_root()).find("2.9")) GTEST_SKIP() << "the torch store lacks 2.9";
   fs::path html = fs::temp_directory_path() / ("matrix-html-" + std::to_string(getpid()) + ".html");
-  ProcessResult matrix = testing::run_cli(
-      {"matrix", "--spec", tiny_matrix.string(), "--cache-dir", job_cache.string(), "--html", html.string()});
+  ProcessResult matrix = testing::run_cli({"matrix", "--spec", tiny_matrix.string(), "--cache-dir",
+                                           testing::with_shared_builds(job_cache).string(), "--html", html.string()});
   ASSERT_EQ(matrix.exit_code, 0) << matrix.output;
   std::string page = read_text(html);
   EXPECT_NE(page.find(R"(<table class="grid" data-backend="cpu">)"), std::string::npos);

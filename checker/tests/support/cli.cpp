@@ -4,6 +4,8 @@
 
 #include <cstdlib>
 
+#include "core/project_paths.h"
+
 namespace abicheck::testing {
 namespace {
 
@@ -26,6 +28,19 @@ std::optional<fs::path> json_output(const std::vector<std::string>& arguments) {
 }
 
 }  // namespace
+
+fs::path with_shared_builds(const fs::path& cache_dir) {
+  fs::create_directories(cache_dir);
+  for (const char* builds : {"builds", "device-objects"}) {
+    const fs::path link = cache_dir / builds;
+    const fs::path shared = user_cache_dir() / "test-builds" / builds;
+    fs::create_directories(shared);
+    // A folder of an older build tree stays as it is; a link made by a concurrent test is fine.
+    std::error_code already_there;
+    if (!fs::exists(fs::symlink_status(link))) fs::create_directory_symlink(shared, link, already_there);
+  }
+  return cache_dir;
+}
 
 fs::path tools_python() {
   const char* configured = std::getenv("TORCH_ABI_CHECK_TOOLS_VENV");

@@ -14,6 +14,14 @@ namespace abicheck::testing {
 // writes JSON proves both.
 ProcessResult run_cli(const std::vector<std::string>& arguments);
 
+// A test's cache folder under the build tree, whose build caches (builds/ and device-objects/) are
+// links to folders that every clone's tests share on this machine
+// ($XDG_CACHE_HOME/torch-abi-check/test-builds/). Cells, reports and work files stay in the build
+// tree and start empty in a fresh clone; builds are keyed by every input (sources, flags, torch, the
+// builder's own source: checker_builder_recipe), so a clone reuses one exactly where its own build
+// would come out the same, as a user's cache does. Returns `cache_dir`.
+std::filesystem::path with_shared_builds(const std::filesystem::path& cache_dir);
+
 // The Python of ci/setup.sh's tools venv (jsonschema, the SARIF schema).
 std::filesystem::path tools_python();
 
