@@ -4,7 +4,7 @@
 #   bash ci/test.sh -L quick     the quick tier: no store (not even installed), a few minutes
 #   bash ci/test.sh -R Lint      the tests whose name matches
 # Every test has one tier label (quick, store, style, corpus: checker/tests/test_tiers.cmake.in).
-# Tests that cannot share the machine say so themselves (RESOURCE_LOCK, PROCESSORS, RUN_SERIAL in
+# Tests that cannot share the machine say so themselves (RESOURCE_LOCK, RUN_SERIAL in
 # checker/tests/test_tiers.cmake.in), so -j is safe for any selection.
 # Without arguments: every test except the corpus beyond its fixed sample (label corpus-full, the
 # real projects that take minutes each); `bash ci/test.sh -L corpus` runs the whole corpus.
