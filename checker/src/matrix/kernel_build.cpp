@@ -185,7 +185,12 @@ std::string KernelBuilder::key(const BuildRequest& request) const {
   if (request.backend == Backend::Rocm) {
     for (const auto& arch : spec_.rocm_arches) hash.add(arch);
   }
-  hash.add_tree(request.suite->sources, "tests");
+  // What the build reads of the suite, its kernel groups and include/: a change to its tests or to
+  // anything else kept beside them (the AOTInductor models in kernels/aoti) rebuilds nothing.
+  for (const char* folder : {"cpu", "gpu", "cuda", "rocm", "include"}) {
+    hash.add(folder);
+    if (fs::is_directory(request.suite->sources / folder)) hash.add_tree(request.suite->sources / folder);
+  }
   hash.add_tree(project_root() / "kernels" / "include");
   return hash.hex();
 }

@@ -1,6 +1,7 @@
 // A kernel build's cache key names what the build depends on, not where the checkout lies: two
 // checkouts of the same tree in different folders (a developer's and CI's clone) get the same key and
-// share their builds; a changed source gives another key.
+// share their builds; a file the build does not read changes nothing; a changed source gives another
+// key.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -55,6 +56,12 @@ TEST(KernelBuildKey, IsTheSameForAnIdenticalCheckoutElsewhereAndChangesWithASour
     fs::copy(kernels, scratch.path() / checkout / "kernels", fs::copy_options::recursive);
   }
   const std::string mine = key_in(scratch.path() / "mine", headers);
+  EXPECT_EQ(key_in(scratch.path() / "ci-clone", headers), mine);
+
+  // What the build does not read: the suite's tests and the AOTInductor models beside it.
+  std::ofstream(scratch.path() / "ci-clone" / "kernels" / "tests" / "test_added.py") << "\n";
+  fs::create_directories(scratch.path() / "ci-clone" / "kernels" / "aoti");
+  std::ofstream(scratch.path() / "ci-clone" / "kernels" / "aoti" / "added_model.py") << "\n";
   EXPECT_EQ(key_in(scratch.path() / "ci-clone", headers), mine);
 
   // One byte more in a shared header of the clone: another build.
