@@ -38,5 +38,12 @@ fi
 bash ci/build.sh
 if [[ -n $store_install ]]; then wait "$store_install"; fi
 
+# The builds that the tests of every clone share (testing::with_shared_builds) are keyed by content,
+# so old keys are never asked for again: entries made over two weeks ago go (at worst, rebuilt once).
+shared_builds="${XDG_CACHE_HOME:-$HOME/.cache}/torch-abi-check/test-builds"
+if [[ -d $shared_builds ]]; then
+  find "$shared_builds" -mindepth 2 -maxdepth 2 -mtime +14 -exec rm -rf {} + 2>/dev/null || true
+fi
+
 cd build
 ctest --output-on-failure --timeout 1800 --parallel "$(nproc)" "$@"
