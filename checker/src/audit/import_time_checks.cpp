@@ -50,7 +50,8 @@ bool refuses_other_torch_version(std::string_view source) {
   if (!reads_running_version) return false;
   // A raise whose message (within its first lines) calls the torch version incompatible.
   static const std::regex raise(R"re(raise\s+(ImportError|RuntimeError|OSError)\s*\(([^)]{0,400}))re");
-  static const std::regex message(R"re([Ii]ncompatible (Py)?[Tt]orch version|only compatible\s*['"]?\s*f?['"]?\s*with (Py)?[Tt]orch version)re");
+  static const std::regex message(
+      R"re([Ii]ncompatible (Py)?[Tt]orch version|only compatible\s*['"]?\s*f?['"]?\s*with (Py)?[Tt]orch version)re");
   for (std::cregex_iterator it(source.data(), source.data() + source.size(), raise), end; it != end; ++it) {
     const std::string text = (*it)[2].str();
     if (std::regex_search(text, message)) return true;

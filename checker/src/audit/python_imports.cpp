@@ -145,7 +145,7 @@ std::vector<PythonImport> module_level_imports(std::string_view source) {
 }
 
 std::vector<ReachedModule> modules_reached_at_import(const std::map<std::string, std::vector<PythonImport>>& files,
-                                                      const std::vector<std::string>& imported) {
+                                                     const std::vector<std::string>& imported) {
   ImportWalk walk(files);
   for (const auto& module : imported) walk.reach(module, "");
   return walk.reached();

@@ -37,7 +37,7 @@ struct ReachedModule {
 // of the package's own files (entry name -> its imports; a package's parents' __init__.py run too),
 // every top-level module outside the package that is imported, once each, in the order met.
 std::vector<ReachedModule> modules_reached_at_import(const std::map<std::string, std::vector<PythonImport>>& files,
-                                                      const std::vector<std::string>& imported);
+                                                     const std::vector<std::string>& imported);
 
 // A distribution's name as its import name is usually written: lower case, `-` and `.` as `_`
 // ("PyYAML" -> "pyyaml"). What a requirement and a module are compared by.

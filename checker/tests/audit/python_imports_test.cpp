@@ -58,9 +58,8 @@ TEST(PythonImports, TheWalkFollowsThePackagesOwnFilesToWhatItImportsFromOutside)
 }
 
 TEST(PythonImports, AModuleIsUndeclaredWhereNothingProvidesItAndNoRequirementNamesIt) {
-  std::vector<ReachedModule> reached = {
-      {"torch", "p/__init__.py"}, {"os", "p/__init__.py"}, {"yaml", "p/a.py"},
-      {"absl", "p/a.py"},         {"numpy", "p/a.py"},     {"click", "p/b.py"}};
+  std::vector<ReachedModule> reached = {{"torch", "p/__init__.py"}, {"os", "p/__init__.py"}, {"yaml", "p/a.py"},
+                                        {"absl", "p/a.py"},         {"numpy", "p/a.py"},     {"click", "p/b.py"}};
   std::set<std::string> available = python_stdlib_modules();
   available.insert("torch");
   auto undeclared = undeclared_modules(reached, {"numpy", "PyYAML", "absl-py"}, available);

@@ -58,8 +58,8 @@ TEST_F(CanaryImportChecks, ACopyPerReleaseATorchVersionCheckAndAnUndeclaredImpor
       for (const auto& cell : package["cells"]) {
         const std::string full = cell["release"].get<std::string>();
         const std::string release = full.substr(0, full.rfind('.'));
-        EXPECT_EQ(cell["predicted"], by_release[release][0]) << name << " on " << release << ": "
-                                                             << cell["prediction_reason"];
+        EXPECT_EQ(cell["predicted"], by_release[release][0])
+            << name << " on " << release << ": " << cell["prediction_reason"];
         EXPECT_EQ(cell["observed"], by_release[release][1]) << name << " on " << release << ": " << cell["detail"];
         EXPECT_TRUE(cell["as_predicted"].get<bool>()) << name << " on " << release;
         if (cell["predicted"] == "refused") {
