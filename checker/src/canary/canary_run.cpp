@@ -38,24 +38,30 @@ fs::path prediction_file(const CanaryOptions& options, const CanaryPackage& pack
   return options.cache_dir / "predictions" / (key.hex() + ".json");
 }
 
-// The folders of a package that hold copies of its libraries for other torch minors than `release`
-// (release_of_copy), where it ships copies for several: its Python loads only the running release's
-// copy, and the cell does not load the others either (no user's process does; featomic-torch's copies
-// each register one operator namespace, and a second registration aborts the process).
-std::vector<std::string> copies_for_other_releases(const fs::path& unpacked, const TorchVersion& release) {
+// The folders of a package that hold copies of its libraries for torch minors (release_of_copy),
+// where it ships copies for several: its Python loads only the running release's copy, and the cell
+// does not load the others either (no user's process does; featomic-torch's copies each register one
+// operator namespace, and a second registration aborts the process). Read once per package.
+std::map<std::string, TorchVersion> release_copy_folders(const fs::path& unpacked) {
   std::map<std::string, TorchVersion> copies;
   std::error_code error;
   for (fs::recursive_directory_iterator it(unpacked, error), end; !error && it != end; it.increment(error)) {
     if (!it->is_directory(error)) continue;
     std::string folder = fs::relative(it->path(), unpacked, error).generic_string();
-    if (auto copy = release_of_copy(folder + "/")) copies.emplace(folder, *copy);
+    if (auto copy = release_of_copy(folder + "/")) copies.emplace((unpacked / folder).string(), *copy);
   }
   std::set<TorchVersion> releases;
   for (const auto& [folder, copy] : copies) releases.insert(copy);
+  if (releases.size() < 2) copies.clear();
+  return copies;
+}
+
+// Of those folders, the ones for other minors than `release`: the cell skips them.
+std::vector<std::string> copies_for_other_releases(const std::map<std::string, TorchVersion>& copies,
+                                                   const TorchVersion& release) {
   std::vector<std::string> others;
-  if (releases.size() < 2) return others;
   for (const auto& [folder, copy] : copies) {
-    if (copy != release.minor_release()) others.push_back((unpacked / folder).string());
+    if (copy != release.minor_release()) others.push_back(folder);
   }
   return others;
 }
@@ -236,9 +242,10 @@ CanaryResult run_canary(const CanarySpec& whole_spec, const ShimCatalog& catalog
   for (auto& package : prepared.packages) {
     const std::size_t index = result.rows.size();
     CanaryRow row{.package = package, .audit = predict(package, catalog, options)};
+    const std::map<std::string, TorchVersion> copy_folders = release_copy_folders(package.unpacked);
     for (std::size_t r = 0; r < options.releases.size(); ++r) {
       row.cells.push_back({.predicted = row.audit.predictions[r]});
-      std::vector<std::string> skipped = copies_for_other_releases(package.unpacked, options.releases[r].version);
+      std::vector<std::string> skipped = copies_for_other_releases(copy_folders, options.releases[r].version);
       fs::path file = result_file(options, package, options.releases[r], runner_hash, skipped);
       if (!options.fresh && fs::exists(file)) cached[index][r] = json::parse(read_file_text(file));
       else pending[r].push_back({.row = index, .cache_file = file, .skipped = std::move(skipped)});
