@@ -13,7 +13,8 @@ toolkits); each cell puts its package's own installed dependencies on the path a
 site-packages (a distribution the release has stays the release's, as pip leaves it).
 
 The cells: [{"package_dir", "modules", "dependencies" (a directory or ""), "smoke" (code or ""),
-"smoke_needs_gpu", "timeout_s", "result" (a file)}]. Each result: {"torch", "stage" (the first step that failed: import, smoke,
+"smoke_needs_gpu", "timeout_s", "skip_folders" (folders of the package whose libraries are not loaded: its
+copies for other torch releases), "result" (a file)}]. Each result: {"torch", "stage" (the first step that failed: import, smoke,
 crash, timeout; "" when none), "error" (what it raised, with the loader's own message), "signal",
 "libraries" ([{path, loaded, error, by}]), "operators" ({namespace: [name]} registered by the
 package), "smoke" (ran, skipped, failed, none), "gpu", "seconds"}. A crash or hang of a cell ends
@@ -68,23 +69,26 @@ def mapped_paths():
     return paths
 
 
-def native_libraries(package_dir):
-    """Every shared object the package ships, vendored copies (<name>.libs/) left to the loader."""
+def native_libraries(package_dir, skip_folders=()):
+    """Every shared object the package ships, vendored copies (<name>.libs/) left to the loader, and
+    the folders the cell is told to skip (copies of its libraries for other torch releases)."""
     found = []
+    skipped = set(skip_folders)
     for root, directories, files in os.walk(package_dir):
-        directories[:] = sorted(d for d in directories if not d.endswith((".libs", ".dist-info", ".data")))
+        directories[:] = sorted(d for d in directories if not d.endswith((".libs", ".dist-info", ".data"))
+                                and os.path.join(root, d) not in skipped)
         for name in sorted(files):
             if name.endswith(".so") or ".so." in name:
                 found.append(os.path.join(root, name))
     return found
 
 
-def load_libraries(package_dir):
+def load_libraries(package_dir, skip_folders=()):
     """Loads what the import did not: an extension's op library is often loaded lazily, and a
     missing symbol in it shows only then."""
     already = mapped_paths()
     libraries = []
-    for path in native_libraries(package_dir):
+    for path in native_libraries(package_dir, skip_folders):
         if os.path.realpath(path) in already:
             libraries.append({"path": path, "loaded": True, "error": "", "by": "import"})
             continue
@@ -94,6 +98,21 @@ def load_libraries(package_dir):
         except OSError as error:
             libraries.append({"path": path, "loaded": False, "error": str(error), "by": "dlopen"})
     return libraries
+
+
+def merge_portion(package_dir, module):
+    """A wheel that ships a portion of another distribution's package (featomic-torch's
+    featomic/torch/ inside featomic's `featomic`, a dependency): pip installs both into one
+    site-packages folder, so the owner's package holds the portion. Here the package and its
+    dependencies are two folders, so the owner's package is imported and the portion's folder added
+    to its __path__, as one folder would have it."""
+    top = module.split(".")[0]
+    portion = os.path.join(package_dir, top)
+    if "." not in module or not os.path.isdir(portion) or os.path.exists(os.path.join(portion, "__init__.py")):
+        return
+    owner = importlib.import_module(top)
+    if portion not in list(getattr(owner, "__path__", [])):
+        owner.__path__.append(portion)
 
 
 def observe(cell, torch, before):
@@ -106,12 +125,13 @@ def observe(cell, torch, before):
     started = time.monotonic()
     try:
         for module in cell["modules"]:
+            merge_portion(cell["package_dir"], module)
             importlib.import_module(module)
     except BaseException as error:  # noqa: BLE001  (a package may raise anything at import, SystemExit too)
         result.update(stage="import", error=describe(error))
     # Also after a failed import: the library behind it says why (an undefined symbol under an
     # "operator does not exist" that the package's Python raised).
-    result["libraries"] = load_libraries(cell["package_dir"])
+    result["libraries"] = load_libraries(cell["package_dir"], cell.get("skip_folders", ()))
     for name in sorted(operator_names(torch) - before):
         if registered_by_torch(torch, name):
             continue

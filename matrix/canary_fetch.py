@@ -26,6 +26,7 @@ import email.parser
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -133,9 +134,24 @@ def read_metadata(archive: zipfile.ZipFile, wheel: Path):
     return message, metadata[0].split("/")[0]
 
 
-def top_level_modules(archive: zipfile.ZipFile, dist_info: str) -> list[str]:
+def portion_package(name: str, distribution: str, entries: list[str]) -> str:
+    """A top folder without __init__.py is a portion of a package another distribution owns
+    (featomic-torch ships featomic/torch/ into featomic's `featomic`): importing the folder's name
+    imports the owner's package, not this wheel's code. Where the distribution's own name, dotted,
+    is a package of the wheel (featomic-torch: featomic/torch/__init__.py), that is what a user
+    imports; otherwise the name stays."""
+    if f"{name}/__init__.py" in entries:
+        return name
+    dotted = re.sub(r"[-_.]+", ".", distribution).lower()
+    if dotted.startswith(f"{name}.") and f"{dotted.replace('.', '/')}/__init__.py" in entries:
+        return dotted
+    return name
+
+
+def top_level_modules(archive: zipfile.ZipFile, dist_info: str, distribution: str = "") -> list[str]:
     """The import names the wheel provides: top_level.txt where present (only the names the wheel
-    really ships: torchcodec 0.17.0 lists a FAKE_NAME), else its top folders."""
+    really ships: torchcodec 0.17.0 lists a FAKE_NAME), else its top folders; a folder that is a
+    portion of another distribution's package by the package it names (portion_package)."""
     entries = archive.namelist()
     try:
         names = archive.read(f"{dist_info}/top_level.txt").decode().split()
@@ -143,7 +159,7 @@ def top_level_modules(archive: zipfile.ZipFile, dist_info: str) -> list[str]:
             entry.startswith(f"{name}/") or entry == f"{name}.py" or
             (entry.startswith(f"{name}.") and entry.endswith(".so")) for entry in entries)})
         if shipped:
-            return shipped
+            return sorted({portion_package(name, distribution, entries) for name in shipped})
     except KeyError:
         pass
     modules = set()
@@ -228,7 +244,7 @@ def prepare(entry: dict, cache: Path, sources: list[str]) -> dict:
     try:
         with zipfile.ZipFile(wheel) as archive:
             message, dist_info = read_metadata(archive, wheel)
-            modules = top_level_modules(archive, dist_info)
+            modules = top_level_modules(archive, dist_info, message["Name"])
     except zipfile.BadZipFile as error:
         raise Problem(f"{wheel}: not a wheel ({error})")
     if not modules:

@@ -293,6 +293,7 @@ class Auditor {
       reader.apply_file_name_tags(file.filename().string());
       const WheelMetadata& metadata = reader.metadata();
       wheel.abi3 = metadata.abi3;
+      wheel.import_checks = metadata.import_checks;
       if (options_.target) {
         wheel.declared_target = DeclaredTarget{*options_.target, "--target"};
       } else if (metadata.torch_lower_bound) {

@@ -7,6 +7,7 @@
 
 #include "audit/allowlist.h"
 #include "audit/binary_imports.h"
+#include "audit/import_time_checks.h"
 #include "audit/pt2_package.h"
 #include "audit/recorded_toolkit.h"
 #include "audit/shim_catalog.h"
@@ -154,6 +155,7 @@ struct WheelAudit {
   std::optional<TorchVersion> min_torch_to_load;  // the newest of its objects'
   AuditVerdict verdict = AuditVerdict::Stable;
   std::size_t object_count = 0;
+  ImportTimeChecks import_checks;  // what its Python decides at import (the canary's prediction reads it)
 };
 
 // An AOTInductor package (.pt2): what it records of itself, and the roll-up of its compiled objects,

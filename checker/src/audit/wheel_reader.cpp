@@ -178,13 +178,11 @@ void WheelReader::read_metadata() {
     if (!metadata_.recorded_toolkit && may_record_toolkit(name)) {
       std::vector<char> content = read_entry(index, kMaxRecordBytes);
       metadata_.recorded_toolkit = toolkit_recorded_in(name, std::string_view(content.data(), content.size()));
+      if (name.ends_with(".py")) read_import_time_checks(name, content);
       continue;
     }
-    if (metadata_.cuda_minor_checked_by.empty() && name.ends_with(".py")) {
-      std::vector<char> content = read_entry(index, kMaxRecordBytes);
-      if (refuses_other_cuda_minor(std::string_view(content.data(), content.size()))) {
-        metadata_.cuda_minor_checked_by = std::string(name);
-      }
+    if (name.ends_with(".py")) {
+      read_import_time_checks(name, read_entry(index, kMaxRecordBytes));
       continue;
     }
     auto slash = name.find('/');
@@ -200,6 +198,7 @@ void WheelReader::read_metadata() {
         if (text.find("-abi3-") != std::string_view::npos) metadata_.abi3 = true;
       } else if (file == "METADATA" && text.starts_with("Requires-Dist:")) {
         std::string_view requirement = trim(text.substr(std::string_view("Requires-Dist:").size()));
+        metadata_.import_checks.declared_requirements.push_back(requirement_name(requirement));
         // A bound under an extra is optional, so only an unconditional torch requirement declares a target.
         if (requirement.find("extra") != std::string_view::npos) continue;
         if (!required_toolkit) required_toolkit = toolkit_required_by(requirement);
@@ -212,6 +211,30 @@ void WheelReader::read_metadata() {
   }
   if (!metadata_.recorded_toolkit) metadata_.recorded_toolkit = std::move(required_toolkit);
   if (metadata_.recorded_toolkit) metadata_.recorded_toolkit->minor_checked_by = metadata_.cuda_minor_checked_by;
+}
+
+void WheelReader::read_import_time_checks(std::string_view name, const std::vector<char>& content) {
+  const std::string_view source(content.data(), content.size());
+  if (metadata_.cuda_minor_checked_by.empty() && refuses_other_cuda_minor(source)) {
+    metadata_.cuda_minor_checked_by = std::string(name);
+  }
+  ImportTimeChecks& checks = metadata_.import_checks;
+  auto top = name.substr(0, name.find('/'));
+  if (!top.ends_with(".data") && !top.ends_with(".dist-info")) {
+    checks.python_imports[std::string(name)] = module_level_imports(source);
+  }
+  if (checks.release_copy_picked_by.empty() && picks_copy_per_release(source)) {
+    checks.release_copy_picked_by = std::string(name);
+  }
+  if (checks.torch_version_checked_by.empty() && refuses_other_torch_version(source)) {
+    checks.torch_version_checked_by = std::string(name);
+  }
+  if (!checks.torch_built_with) {
+    if (auto recorded = torch_build_recorded_in(source)) {
+      checks.torch_built_with = recorded->version;
+      checks.torch_built_with_source = fmt::format("{}: {}", name, recorded->line);
+    }
+  }
 }
 
 void WheelReader::apply_file_name_tags(const std::string& file_name) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "audit/entry_stream.h"
+#include "audit/import_time_checks.h"
 #include "audit/recorded_toolkit.h"
 #include "core/torch_version.h"
 
@@ -40,6 +41,8 @@ struct WheelMetadata {
   std::optional<RecordedToolkit> recorded_toolkit;
   // A Python file of the wheel that refuses another CUDA major.minor at import (refuses_other_cuda_minor).
   std::string cuda_minor_checked_by;
+  // What its Python files decide at import: a per-release copy, a torch version check.
+  ImportTimeChecks import_checks;
 };
 
 // The lower bound of a Requires-Dist line's torch requirement; nullopt when the line is about
@@ -81,6 +84,8 @@ class WheelReader {
   WheelReader(zip* archive, WheelLimits limits);
   void validate_entries();
   void read_metadata();
+  // What one Python file of the wheel decides at import (import_time_checks.h, recorded_toolkit.h).
+  void read_import_time_checks(std::string_view name, const std::vector<char>& content);
   std::vector<char> read_entry(std::uint64_t index, std::uint64_t max_bytes);
 
   struct ArchiveCloser {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,7 +29,22 @@ struct PackageAudit {
 
 // The prediction, from the audit's per-release load rule (assess_release_load): a device runtime the
 // release lacks is a missing library (the loader meets it first); a shim newer than the release, or a
-// libtorch C++ symbol its libraries do not export, is an undefined symbol; otherwise it loads.
-PackageAudit predict_package(const AuditReport& audit, const std::vector<StoredRelease>& releases);
+// libtorch C++ symbol its libraries do not export, is an undefined symbol; otherwise it loads. What the
+// package's own Python decides at import comes first (WheelAudit::import_checks): of a library it ships
+// in copies per torch minor only the running release's copy is held to it (none: refused), and a
+// package that refuses a torch of another minor than its build's is refused there.
+// How the canary imports a package: the modules it imports (those the wheel provides), the folder it
+// is unpacked in and the folder its declared dependencies are installed in (each on sys.path). With
+// them, a module that the package's import reaches (modules_reached_at_import) and that neither
+// Python, the release's site-packages, the package nor its installed dependencies provide, nor a
+// declared requirement names, is an import that fails: refused.
+struct PackageImport {
+  std::vector<std::string> modules;
+  std::filesystem::path unpacked;
+  std::filesystem::path dependencies;
+};
+
+PackageAudit predict_package(const AuditReport& audit, const std::vector<StoredRelease>& releases,
+                             const PackageImport& import = {});
 
 }  // namespace abicheck

@@ -7,7 +7,9 @@
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <set>
 
+#include "audit/import_time_checks.h"
 #include "core/atomic_file.h"
 #include "core/content_hash.h"
 #include "core/file_text.h"
@@ -36,8 +38,36 @@ fs::path prediction_file(const CanaryOptions& options, const CanaryPackage& pack
   return options.cache_dir / "predictions" / (key.hex() + ".json");
 }
 
+// The folders of a package that hold copies of its libraries for torch minors (release_of_copy),
+// where it ships copies for several: its Python loads only the running release's copy, and the cell
+// does not load the others either (no user's process does; featomic-torch's copies each register one
+// operator namespace, and a second registration aborts the process). Read once per package.
+std::map<std::string, TorchVersion> release_copy_folders(const fs::path& unpacked) {
+  std::map<std::string, TorchVersion> copies;
+  std::error_code error;
+  for (fs::recursive_directory_iterator it(unpacked, error), end; !error && it != end; it.increment(error)) {
+    if (!it->is_directory(error)) continue;
+    std::string folder = fs::relative(it->path(), unpacked, error).generic_string();
+    if (auto copy = release_of_copy(folder + "/")) copies.emplace((unpacked / folder).string(), *copy);
+  }
+  std::set<TorchVersion> releases;
+  for (const auto& [folder, copy] : copies) releases.insert(copy);
+  if (releases.size() < 2) copies.clear();
+  return copies;
+}
+
+// Of those folders, the ones for other minors than `release`: the cell skips them.
+std::vector<std::string> copies_for_other_releases(const std::map<std::string, TorchVersion>& copies,
+                                                   const TorchVersion& release) {
+  std::vector<std::string> others;
+  for (const auto& [folder, copy] : copies) {
+    if (copy != release.minor_release()) others.push_back(folder);
+  }
+  return others;
+}
+
 fs::path result_file(const CanaryOptions& options, const CanaryPackage& package, const StoredRelease& release,
-                     const std::string& runner_hash) {
+                     const std::string& runner_hash, const std::vector<std::string>& skipped) {
   ContentHash key;
   key.add(TORCH_ABI_CHECK_VERSION)
       .add(runner_hash)
@@ -47,6 +77,7 @@ fs::path result_file(const CanaryOptions& options, const CanaryPackage& package,
       .add(package.spec.smoke_needs_gpu ? "gpu" : "any")
       .add(package.dependencies.filename().string());  // named by the content of what it installs
   for (const auto& module : package.modules) key.add(module);
+  for (const auto& folder : skipped) key.add(folder);
   return options.cache_dir / "results" / (key.hex() + ".json");
 }
 
@@ -94,7 +125,9 @@ PackageAudit predict(const CanaryPackage& package, const ShimCatalog& catalog, c
   // The wheel itself: the audit reads its Requires-Dist and its recorded toolkit; a directory in place.
   fs::path input = package.wheel.empty() ? package.unpacked : package.wheel;
   AuditReport report = audit_paths({input}, catalog, AuditOptions{.releases = options.releases});
-  PackageAudit audit = predict_package(report, options.releases);
+  PackageAudit audit =
+      predict_package(report, options.releases,
+                      {.modules = package.modules, .unpacked = package.unpacked, .dependencies = package.dependencies});
   fs::create_directories(cache_file.parent_path());
   write_file_atomically(cache_file, prediction_to_cache(audit).dump(1) + "\n");
   return audit;
@@ -126,6 +159,7 @@ std::vector<std::string> fresh_environment_argv(const fs::path& python, const fs
 struct PendingCell {
   std::size_t row;
   fs::path cache_file;
+  std::vector<std::string> skipped;  // copies_for_other_releases
   json result;
 };
 
@@ -147,6 +181,7 @@ void run_release(const StoredRelease& release, std::vector<PendingCell>& cells, 
                     {"smoke", package.spec.smoke},
                     {"smoke_needs_gpu", package.spec.smoke_needs_gpu},
                     {"timeout_s", spec.timeout_s},
+                    {"skip_folders", cells[i].skipped},
                     {"result", written.string()}});
   }
   write_file_atomically(run_dir / "cells.json", list.dump(1));
@@ -207,11 +242,13 @@ CanaryResult run_canary(const CanarySpec& whole_spec, const ShimCatalog& catalog
   for (auto& package : prepared.packages) {
     const std::size_t index = result.rows.size();
     CanaryRow row{.package = package, .audit = predict(package, catalog, options)};
+    const std::map<std::string, TorchVersion> copy_folders = release_copy_folders(package.unpacked);
     for (std::size_t r = 0; r < options.releases.size(); ++r) {
       row.cells.push_back({.predicted = row.audit.predictions[r]});
-      fs::path file = result_file(options, package, options.releases[r], runner_hash);
+      std::vector<std::string> skipped = copies_for_other_releases(copy_folders, options.releases[r].version);
+      fs::path file = result_file(options, package, options.releases[r], runner_hash, skipped);
       if (!options.fresh && fs::exists(file)) cached[index][r] = json::parse(read_file_text(file));
-      else pending[r].push_back({.row = index, .cache_file = file});
+      else pending[r].push_back({.row = index, .cache_file = file, .skipped = std::move(skipped)});
     }
     result.rows.push_back(std::move(row));
   }

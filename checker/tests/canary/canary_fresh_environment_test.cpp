@@ -4,17 +4,10 @@
 // installed for real; a vendor runtime nobody installed is `environment` (neither a break nor a
 // pass); a CUDA 13 object under CUDA 12 misses libcudart.so.13 even where this machine's loader
 // cache has one. Expected results: expected.json beside the spec, established by loading.
-#include <gtest/gtest.h>
-#include <unistd.h>
-
-#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "core/process.h"
-#include "core/project_paths.h"
-#include "store/release_store.h"
-#include "support/cli.h"
+#include "canary/canary_fixture.h"
 
 namespace abicheck {
 namespace {
@@ -22,47 +15,22 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const fs::path kFixture = fs::path(TORCH_ABI_CHECK_FIXTURES) / "canary" / "fresh_env";
-
-class CanaryFreshEnvironment : public ::testing::Test {
+class CanaryFreshEnvironment : public testing::CanaryFixtureTest {
  protected:
-  void SetUp() override {
-    ReleaseStore store(ReleaseStore::default_root());
-    if (!store.find("2.9") || !store.find("2.15")) GTEST_SKIP() << "the torch store lacks 2.9 or 2.15";
-    work_ = fs::temp_directory_path() / ("canary-fresh-env-" + std::to_string(getpid()));
-    fs::remove_all(work_);
-    fs::create_directories(work_);
-    fs::copy_file(kFixture / "canary.toml", work_ / "canary.toml");
-    ProcessResult made = run_process({.argv = {host_python(), (kFixture / "make_wheels.py").string(), work_.string()}});
-    ASSERT_TRUE(made.succeeded()) << made.output;
-  }
-  void TearDown() override { fs::remove_all(work_); }
-
-  fs::path work_;
+  void SetUp() override { prepare("fresh_env", "2.9", "2.15"); }
 };
 
 TEST_F(CanaryFreshEnvironment, InstallsDeclaredDependenciesClassesTheEnvironmentAndHidesTheMachinesCuda) {
-  const json expected = json::parse(std::ifstream(kFixture / "expected.json"));
-  const fs::path report = work_ / "canary.json";
-  ProcessResult run =
-      testing::run_cli({"canary", "--spec", (work_ / "canary.toml").string(), "--torch", "2.9", "--torch", "2.15",
-                        "--cache-dir", (work_ / "cache").string(), "-j", "2", "--json", report.string()});
-  const json document = json::parse(std::ifstream(report));
+  const json expected = json::parse(std::ifstream(fixture_ / "expected.json"));
+  ProcessResult run;
+  const json document = run_fixture(run);
   const json& section = document["canary"];
   ASSERT_EQ(section["problems"].size(), 0U) << section["problems"].dump(1) << run.output;
-  for (const auto& [name, by_release] : expected["cells"].items()) {
-    bool found = false;
-    for (const auto& package : section["packages"]) {
-      if (package["name"] != name) continue;
-      found = true;
-      for (const auto& cell : package["cells"]) {
-        const std::string release =
-            cell["release"].get<std::string>().substr(0, cell["release"].get<std::string>().rfind('.'));
+  for_each_expected_cell(
+      section, expected, run.output,
+      [&](const std::string& name, const json& by_release, const std::string& release, const json& cell) {
         EXPECT_EQ(cell["observed"], by_release[release]) << name << " on " << release << ": " << cell["detail"];
-      }
-    }
-    EXPECT_TRUE(found) << name << "\n" << run.output;
-  }
+      });
   for (const auto& package : section["packages"]) {
     for (const auto& cell : package["cells"]) {
       if (cell["observed"] == "environment") {
