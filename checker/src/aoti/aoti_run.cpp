@@ -13,6 +13,7 @@
 #include "core/process.h"
 #include "core/project_paths.h"
 #include "core/tool_error.h"
+#include "aoti/reference_extension.h"
 
 namespace abicheck {
 namespace {
@@ -41,10 +42,11 @@ std::map<std::string, std::string> python_environment() {
 // Compiles every reference model at `release` into its cache folder, unless a complete earlier
 // compile is there; returns the folder, with `error` set where the compile process died.
 fs::path compile_release(const StoredRelease& release, const AotiOptions& options, const std::string& compiler,
-                         const fs::path& setuptools, bool& cached, std::string& error) {
+                         const fs::path& setuptools, const ReferenceExtension& extension, bool& cached,
+                         std::string& error) {
   fs::path dir = options.cache_dir / "compiled" /
                  fmt::format("{}-{}", release.version.to_full_string(),
-                             ContentHash().add(compiler).add(release_cache_identity(release)).hex());
+                             ContentHash().add(compiler).add(release_cache_identity(release)).add(extension.key).hex());
   cached = !options.fresh && fs::exists(dir / "manifest.json");
   if (cached) return dir;
   fs::remove_all(dir);
@@ -57,7 +59,8 @@ fs::path compile_release(const StoredRelease& release, const AotiOptions& option
   environment.emplace("TORCHINDUCTOR_COMPILE_THREADS", "1");
   if (!setuptools.empty()) environment.emplace("TORCH_ABI_CHECK_SETUPTOOLS_DIR", setuptools.string());
   ProcessResult run = run_process({.argv = {release.python.string(), compile_script().string(), "--out", dir.string(),
-                                            "--models-dir", models_dir().string()},
+                                            "--models-dir", models_dir().string(), "--extension",
+                                            extension.library.string()},
                                    .extra_env = environment,
                                    .working_dir = dir,
                                    .timeout = std::chrono::minutes(30)});
@@ -112,6 +115,7 @@ void run_release_cells(const StoredRelease& release, std::vector<PendingCell>& p
                     {"reference", package.reference.string()},
                     {"model", package.model},
                     {"models_dir", models_dir().string()},
+                    {"extension", package.extension.string()},
                     {"timeout_s", options.cell_timeout_s},
                     {"result", written.string()}});
   }
@@ -142,10 +146,12 @@ std::vector<AotiPackage> reference_packages(const AotiOptions& options, const fs
   std::vector<fs::path> dirs(builds.size());
   std::vector<char> cached(builds.size(), 0);
   std::vector<std::string> errors(builds.size());
+  std::vector<ReferenceExtension> extensions(builds.size());
   std::mutex progress_mutex;
   parallel_for_each(builds.size(), options.jobs, [&](std::size_t r) {
     bool was_cached = false;
-    dirs[r] = compile_release(builds[r], options, compiler, setuptools, was_cached, errors[r]);
+    extensions[r] = build_reference_extension(builds[r], options.cache_dir, options.fresh);
+    dirs[r] = compile_release(builds[r], options, compiler, setuptools, extensions[r], was_cached, errors[r]);
     cached[r] = was_cached ? 1 : 0;
     std::lock_guard lock(progress_mutex);
     if (options.progress) {
@@ -169,6 +175,7 @@ std::vector<AotiPackage> reference_packages(const AotiOptions& options, const fs
       if (status.value("ok", false)) {
         package.file = dirs[r] / (model + ".pt2");
         package.reference = dirs[r] / (model + ".reference.pt");
+        if (status.value("extension", false)) package.extension = extensions[r].library;
       } else {
         package.compile_error = status.value("error", std::string("the compile failed"));
       }
@@ -231,6 +238,7 @@ AotiResult run_aoti(const ShimCatalog& catalog, const AotiOptions& given) {
     ContentHash package_key;
     package_key.add(runner).add_file(package.file, package.file.parent_path()).add(package.model);
     if (!package.reference.empty()) package_key.add_file(package.reference, package.reference.parent_path());
+    if (!package.extension.empty()) package_key.add_file(package.extension, package.extension.parent_path());
     const std::string key = package_key.hex();
     for (std::size_t r = 0; r < options.releases.size(); ++r) {
       AotiCell cell{.package = p, .runtime = r};

@@ -21,6 +21,9 @@ struct AotiPackage {
   std::optional<TorchVersion> build;  // the release that compiled it (a user's package: none known)
   std::filesystem::path file;         // the .pt2 (empty where the compile failed)
   std::filesystem::path reference;    // its weights and inputs (torch.save); empty for a user's package
+  // The reference extension built at its release (aoti/reference_extension.h), for a model that calls
+  // its operators: each cell loads it before the package. Empty for the others.
+  std::filesystem::path extension;
   std::string compile_error;          // why the release could not compile it: it has no cells
   double compile_seconds = 0;
   bool compile_cached = false;
