@@ -7,8 +7,8 @@ Torch and torch._inductor are imported once, then each reference model
 (kernels/aoti/reference_models.py) is exported with torch.export and packaged by
 torch._inductor.aoti_compile_and_package (CPU) in a forked child: DIR/<model>.pt2, its weights and
 inputs in DIR/<model>.reference.pt (torch.save: eager under any other release runs on exactly what
-was compiled) and DIR/<model>.compile.json ({"torch", "ok", "error", "seconds", "extension": whether it
-calls the reference extension's operators}; a model the release cannot compile is a result, not the
+was compiled) and DIR/<model>.compile.json ({"torch", "ok", "error", "seconds", "cpu_seconds" (the child's and its
+compilers'), "export_seconds", "extension": whether it calls the reference extension's operators}; a model the release cannot compile is a result, not the
 end). LIB is the reference extension built at this release (kernels/cpu/v2_9, the abiref ops), loaded
 once before the children fork: a model that calls its operators (reference_models.EXTENSION_MODELS)
 fails without it. For the C++ loader's cells, DIR/<model>.cpp_io.pt holds the inputs the package is
@@ -19,6 +19,7 @@ ended. matrix/aoti_cells.py loads the packages.
 
 import argparse
 import os
+import resource
 import sys
 import time
 import traceback
@@ -61,13 +62,19 @@ def compile_model(name, out_dir, extension_problem):
         inputs = reference_models.example_inputs(name)
         torch.save({"state": model.state_dict(), "inputs": inputs}, os.path.join(out_dir, f"{name}.reference.pt"))
         save_cpp_io(name, model, inputs, out_dir)
+        prepared = time.monotonic()
         exported = torch.export.export(model, inputs, dynamic_shapes=reference_models.dynamic_shapes(name, inputs))
+        status["export_seconds"] = round(time.monotonic() - prepared, 3)
         torch._inductor.aoti_compile_and_package(exported, package_path=os.path.join(out_dir, f"{name}.pt2"))
         status["ok"] = True
     except Exception as error:  # noqa: BLE001  (a model B cannot compile is a result, not the end)
         status["error"] = describe(error)
         traceback.print_exc()
     status["seconds"] = round(time.monotonic() - started, 3)
+    # CPU time, the honest figure on a shared machine: this forked child's own (a fork starts its count at
+    # zero) and that of the compilers it ran and waited for.
+    status["cpu_seconds"] = round(sum(usage.ru_utime + usage.ru_stime for usage in (
+        resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN))), 3)
     write_result(os.path.join(out_dir, f"{name}.compile.json"), status)
     return 0 if status["ok"] else 1
 

@@ -7,7 +7,7 @@
 // torch::jit::pickle_load). It writes what it saw as JSON, in the fields of matrix/aoti_cells.py's
 // results ("stage": load, run, compare, or "" when it matched), and judges nothing.
 //
-// Usage: aoti_cpp_runner PACKAGE.pt2 CPP_IO.pt RESULT.json [EXTENSION.so]
+// Usage: aoti_cpp_runner PACKAGE.pt2 CPP_IO.pt|- RESULT.json [EXTENSION.so]   (-: load only)
 #include <ATen/ATen.h>
 #include <dlfcn.h>
 #include <torch/csrc/inductor/aoti_package/model_package_loader.h>
@@ -119,15 +119,25 @@ int main(int argc, char** argv) {
     write(argv[3], result, seconds());
     return 0;
   }
-  std::ifstream stream(argv[2], std::ios::binary);
-  const std::vector<char> bytes((std::istreambuf_iterator<char>(stream)), std::istreambuf_iterator<char>());
-  const c10::IValue saved = torch::jit::pickle_load(bytes);
-  const auto& parts = saved.toTupleRef().elements();
-  std::vector<at::Tensor> inputs = tensors(parts[0]);
-  const std::vector<at::Tensor> expected = tensors(parts[1]);
-  const at::Tensor tolerances = parts[2].toTensor();
+  const std::string io_file = argv[2];
+  std::vector<at::Tensor> inputs;
+  std::vector<at::Tensor> expected;
+  at::Tensor tolerances;
+  if (io_file != "-") {
+    std::ifstream stream(io_file, std::ios::binary);
+    const std::vector<char> bytes((std::istreambuf_iterator<char>(stream)), std::istreambuf_iterator<char>());
+    const c10::IValue saved = torch::jit::pickle_load(bytes);
+    const auto& parts = saved.toTupleRef().elements();
+    inputs = tensors(parts[0]);
+    expected = tensors(parts[1]);
+    tolerances = parts[2].toTensor();
+  }
   try {
     torch::inductor::AOTIModelPackageLoader loader(argv[1]);
+    if (io_file == "-") {  // nothing to run it on: loaded, not run
+      write(argv[3], result, seconds());
+      return 0;
+    }
     std::vector<at::Tensor> outputs;
     try {
       outputs = loader.run(inputs);
