@@ -31,9 +31,11 @@ python3 - "$cache/cold.json" <<'PY'
 import json, sys
 section = json.load(open(sys.argv[1]))["aoti"]
 compiles = [p["compile_seconds"] for p in section["packages"]]
-cells = [c for p in section["packages"] for c in p["cells"] if c["ran"]]
-print(f"compiles: {len(compiles)}, {sum(compiles):.0f} s in all; cells loaded: {len(cells)}, "
-      f"{sum(c['seconds'] for c in cells):.0f} s in all; "
-      f"outcomes: { {o: sum(c['outcome'] == o for c in cells) for o in sorted({c['outcome'] for c in cells})} }")
+cpu = [p["compile_cpu_seconds"] for p in section["packages"]]
+print(f"compiles: {len(compiles)}, {sum(compiles):.0f} s wall, {sum(cpu):.0f} s CPU in all (the compilers' included)")
+for loader in ("python", "cpp"):
+    cells = [c for p in section["packages"] for c in p["cells"] if c["ran"] and c["loader"] == loader]
+    print(f"{loader} loader: cells loaded: {len(cells)}, {sum(c['seconds'] for c in cells):.0f} s in all; "
+          f"outcomes: { {o: sum(c['outcome'] == o for c in cells) for o in sorted({c['outcome'] for c in cells})} }")
 print(f"shims the compiled code imports: {section['coverage']['shims']} ({section['coverage']['cpu_shims']} aoti_torch_cpu_*)")
 PY

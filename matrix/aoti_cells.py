@@ -7,7 +7,8 @@ Torch and the torch._inductor package are imported once (what a fresh process ha
 first aoti_load_package call starts, and no more), then each cell loads its package in a forked child
 with torch._inductor.aoti_load_package, runs it and compares its outputs with eager under this
 release. A cell: {"package", "reference" (a .reference.pt from aoti_compile.py, or "" for a package
-without one: loaded, not run), "model", "models_dir", "result", "timeout_s"}. Each result: {"torch",
+without one: loaded, not run), "model", "models_dir", "extension" (the reference extension's library
+to load first, for a model that calls its operators; optional), "result", "timeout_s"}. Each result: {"torch",
 "stage" (load, run, compare, crash, timeout; "" when it loaded and matched), "error", "error_type",
 "warnings", "retry" (when the load raised AttributeError for a submodule of torch._inductor that was
 never imported: the same load after importing it, {"import", "stage", "error", "matches"}),
@@ -89,10 +90,7 @@ def check_outputs(cell, runner, result):
     sys.path.insert(0, cell["models_dir"])
     import reference_models  # noqa: E402
 
-    inputs = reference["inputs"]
-    if reference_models.MODELS[cell["model"]][2] is not None:
-        # A dynamic dimension: run it at another size (9 rows) than the one it was exported with (6).
-        inputs = tuple(torch.cat([tensor, tensor[:3]]) for tensor in inputs)
+    inputs = reference_models.run_inputs(cell["model"], reference["inputs"])
     try:
         with torch.no_grad():
             actual = runner(*inputs)
@@ -116,6 +114,18 @@ def observe(cell):
     result = {"torch": torch.__version__, "stage": "", "error": "", "error_type": "", "outputs": 0,
               "mismatches": [], "warnings": []}
     started = time.monotonic()
+    if cell.get("extension"):
+        # The package calls operators of the reference extension (built at the package's release): they
+        # must be in the dispatcher before the loader's proxy executor looks them up.
+        try:
+            sys.path.insert(0, cell["models_dir"])
+            import reference_models  # noqa: E402
+
+            reference_models.load_extension(cell["extension"])
+        except Exception as error:  # noqa: BLE001
+            result.update(stage="load", error=f"the reference extension did not load: {describe(error)}",
+                          error_type=type(error).__name__, seconds=round(time.monotonic() - started, 3))
+            return result
     runner = run_package(cell, result)
     missing = MISSING_SUBMODULE.search(result["error"]) if result["stage"] == "load" else None
     if missing:

@@ -9,12 +9,20 @@ generated wrapper calls through an aoti_torch_cpu_* shim. Everything is determin
 inputs come from seeded generators, and the compile step saves both beside the package, so eager
 under R runs on exactly what the package was compiled from.
 
-Two models, so that a release compiles twice, not once per part (the compiler's start dominates):
-wide_ops (every static part, several outputs) and dynamic_batch (a dynamic batch dimension changes
-the whole generated wrapper). A model: name -> (factory, inputs, dynamic batch dimension or None).
+Three models, so that a release compiles three times, not once per part (the compiler's start
+dominates): wide_ops (every static part, several outputs), dynamic_batch (a dynamic batch dimension
+changes the whole generated wrapper) and custom_op (operators of the reference extension, which the
+generated code calls through the shim's proxy executor; it needs the extension, built at the same
+release, loaded first: load_extension). A model: name -> (factory, inputs, dynamic batch dimension or
+None).
 """
 
 import torch
+
+
+# The models that call operators of the reference extension (kernels/cpu/v2_9, the abiref library):
+# the process that exports, compiles, loads or runs them must have loaded it (load_extension).
+EXTENSION_MODELS = {"custom_op"}
 
 
 def _generator(seed):
@@ -146,6 +154,22 @@ class WideOps(torch.nn.Module):
                 "fallbacks": self.fallbacks(x, image, a, b, integers, rows, int8_weight, scales)}
 
 
+class CustomOp(torch.nn.Module):
+    """Two operators of the reference extension (abiref::scaled_add and abiref::amax_dim, registered
+    with STABLE_TORCH_LIBRARY), which Inductor cannot lower: the generated wrapper calls each through
+    the shim's proxy executor (aoti_torch_proxy_executor_call_function, with the op named in the
+    package's wrapper.json), so the loader must find the op in the dispatcher of the release it
+    runs under. Ops around them are Inductor's own."""
+
+    def __init__(self):
+        super().__init__()
+        self.linear = torch.nn.Linear(8, 8)
+
+    def forward(self, x, y):
+        mixed = torch.ops.abiref.scaled_add(torch.relu(self.linear(x)), y, 0.5)
+        return mixed * 2.0, torch.ops.abiref.amax_dim(mixed.tanh(), 1, False)
+
+
 def _wide_inputs():
     g = _generator(1)
     return (torch.randn(2, 3, 8, 8, generator=g), torch.randn(2, 16, generator=g),  # linear and convolution
@@ -158,6 +182,11 @@ def _wide_inputs():
             torch.randint(-100, 100, (5, 6), generator=g).to(torch.int8), torch.rand(5, generator=g) + 0.5)
 
 
+def _custom_op_inputs():
+    g = _generator(7)
+    return torch.randn(4, 8, generator=g), torch.randn(4, 8, generator=g)
+
+
 def _dynamic_inputs():
     return (torch.randn(6, 12, generator=_generator(4)),)
 
@@ -165,13 +194,32 @@ def _dynamic_inputs():
 MODELS = {
     "wide_ops": (WideOps, _wide_inputs, None),
     "dynamic_batch": (DynamicBatch, _dynamic_inputs, 0),
+    "custom_op": (CustomOp, _custom_op_inputs, None),
 }
+
+# Seeds by a fixed order, so that a new model does not change the weights of the others.
+_SEEDS = {"dynamic_batch": 0, "wide_ops": 1, "custom_op": 2}
+
+
+def load_extension(library):
+    """Loads the reference extension's library into this process (its STABLE_TORCH_LIBRARY registers
+    the abiref ops with the dispatcher) and gives torch.export the shapes of the ops the models call
+    (an op written in C++ has no Python meta function)."""
+    torch.ops.load_library(library)
+
+    @torch.library.register_fake("abiref::scaled_add")
+    def _scaled_add(a, b, alpha):
+        return a.new_empty(a.shape)
+
+    @torch.library.register_fake("abiref::amax_dim")
+    def _amax_dim(x, dim, keepdim):
+        return torch.amax(x, dim, keepdim)
 
 
 def make_model(name):
     """The model, in eval mode, with weights from a seeded generator."""
     factory = MODELS[name][0]
-    torch.manual_seed(1000 + sorted(MODELS).index(name))
+    torch.manual_seed(1000 + _SEEDS[name])
     return factory().eval()
 
 
@@ -186,6 +234,14 @@ def dynamic_shapes(name, inputs):
         return None
     batch = torch.export.Dim("batch", min=2, max=64)
     return tuple({dimension: batch} for _ in inputs)
+
+
+def run_inputs(name, inputs):
+    """The inputs a loaded package is run on: the saved ones, and for a model with a dynamic dimension
+    another size (9 rows) than the one it was exported with (6)."""
+    if MODELS[name][2] is None:
+        return inputs
+    return tuple(torch.cat([tensor, tensor[:3]]) for tensor in inputs)
 
 
 def tolerance(dtype):

@@ -40,8 +40,9 @@ std::string aoti_package_label(const AotiPackage& package) {
 
 Judgement judge_aoti(const AotiResult& result) {
   Judgement judgement;
-  // (release, outcome, cause, workaround) -> the packages it holds for.
-  std::map<std::tuple<std::size_t, std::string, std::string, std::string>, std::vector<std::string>> failures;
+  // (release, loader, outcome, cause, workaround) -> the packages it holds for.
+  std::map<std::tuple<std::size_t, AotiLoader, std::string, std::string, std::string>, std::vector<std::string>>
+      failures;
   int failed = 0;
   int ran = 0;
   for (const auto& cell : result.cells) {
@@ -50,25 +51,27 @@ Judgement judge_aoti(const AotiResult& result) {
     ++ran;
     if (is_failure(cell.observed.outcome)) {
       ++failed;
-      failures[{cell.runtime, std::string(to_string(cell.observed.outcome)), cell.observed.cause,
+      failures[{cell.runtime, cell.loader, std::string(to_string(cell.observed.outcome)), cell.observed.cause,
                 cell.observed.workaround}]
           .push_back(aoti_package_label(package));
     } else if (cell.runtime < package.predicted_loads.size() && !package.predicted_loads[cell.runtime]) {
       judgement.findings.push_back({.stage = "aoti",
                                     .kind = "aoti-prediction-missed",
                                     .severity = FindingSeverity::Warning,
-                                    .where = fmt::format("{} on torch {}", aoti_package_label(package),
-                                                         result.releases[cell.runtime].to_full_string()),
+                                    .where = fmt::format("{} on torch {}{}", aoti_package_label(package),
+                                                         result.releases[cell.runtime].to_full_string(),
+                                                         cell.loader == AotiLoader::Cpp ? " (C++ loader)" : ""),
                                     .message = fmt::format("the audit predicted it would not load ({}), but it loaded",
                                                            package.predicted_why[cell.runtime])});
     }
   }
   for (const auto& [key, packages] : failures) {
-    const auto& [runtime, outcome, cause, workaround] = key;
+    const auto& [runtime, loader, outcome, cause, workaround] = key;
     judgement.findings.push_back(
         {.stage = "aoti",
          .kind = fmt::format("aoti-{}", outcome),
-         .where = fmt::format("torch {}", result.releases[runtime].to_full_string()),
+         .where = fmt::format("torch {}{}", result.releases[runtime].to_full_string(),
+                              loader == AotiLoader::Cpp ? " (C++ loader)" : ""),
          .message = fmt::format("{}{}; {} package{}: {}", cause,
                                 workaround.empty() ? "" : fmt::format("; workaround: {}", workaround), packages.size(),
                                 packages.size() == 1 ? "" : "s", fmt::join(packages, ", "))});

@@ -18,10 +18,11 @@ std::vector<std::string> warnings_of(const json& result) {
 }
 
 // The cause of a failed load, from the loader's own message.
-void explain_load_failure(const json& result, TorchVersion runtime, AotiObservation& observed) {
+void explain_load_failure(const json& result, TorchVersion runtime, AotiLoader loader, AotiObservation& observed) {
   const std::string error = result.value("error", "");
   const std::string release = runtime.to_full_string();
   static const std::regex undefined_shim(R"(undefined symbol: (aoti_torch_\w+))");
+  static const std::regex unregistered_operator(R"(Could not find schema for (\w+::[\w.]*\w))");
   std::smatch match;
   if (result.contains("retry")) {
     const json& retry = result["retry"];
@@ -47,12 +48,18 @@ void explain_load_failure(const json& result, TorchVersion runtime, AotiObservat
         "than the release, or one it removed)",
         match[1].str(), release);
     observed.workaround = "compile the package with the oldest torch it must run on";
+  } else if (std::regex_search(error, match, unregistered_operator)) {
+    observed.cause = fmt::format(
+        "the package calls the operator {} (through the shim's proxy executor), which no library loaded into the "
+        "process registers",
+        match[1].str());
+    observed.workaround = "load the extension that defines the operator before loading the package";
   } else if (error.find("version") != std::string::npos &&
              (error.find("archive") != std::string::npos || error.find("package") != std::string::npos)) {
     observed.cause = fmt::format("torch {}'s loader refuses the package's format version", release);
     observed.workaround = "compile the package with a torch whose package format this release reads";
   } else {
-    observed.cause = fmt::format("torch {}'s torch._inductor.aoti_load_package raised {}", release,
+    observed.cause = fmt::format("torch {}'s {} raised {}", release, loader_call(loader),
                                  result.value("error_type", std::string("an error")));
   }
 }
@@ -72,9 +79,15 @@ std::string_view to_string(AotiOutcome outcome) {
   return "crash";
 }
 
+std::string_view to_string(AotiLoader loader) { return loader == AotiLoader::Cpp ? "cpp" : "python"; }
+
+std::string_view loader_call(AotiLoader loader) {
+  return loader == AotiLoader::Cpp ? "torch::inductor::AOTIModelPackageLoader" : "torch._inductor.aoti_load_package";
+}
+
 bool is_failure(AotiOutcome outcome) { return outcome != AotiOutcome::Matches && outcome != AotiOutcome::Loaded; }
 
-AotiObservation judge_aoti_cell(const json& result, TorchVersion runtime) {
+AotiObservation judge_aoti_cell(const json& result, TorchVersion runtime, AotiLoader loader) {
   AotiObservation observed;
   observed.seconds = result.value("seconds", 0.0);
   observed.warnings = warnings_of(result);
@@ -85,7 +98,7 @@ AotiObservation judge_aoti_cell(const json& result, TorchVersion runtime) {
     observed.outcome = result.value("outputs", 0) > 0 ? AotiOutcome::Matches : AotiOutcome::Loaded;
   } else if (stage == "load") {
     observed.outcome = AotiOutcome::LoadFailed;
-    explain_load_failure(result, runtime, observed);
+    explain_load_failure(result, runtime, loader, observed);
   } else if (stage == "run") {
     observed.outcome = AotiOutcome::RunFailed;
     observed.cause = fmt::format("the package loads into torch {} but raises when run", release);

@@ -19,7 +19,15 @@ enum class AotiOutcome {
   Timeout,
 };
 
+// Which loader a cell used: torch._inductor.aoti_load_package in the release's Python
+// (matrix/aoti_cells.py), or torch::inductor::AOTIModelPackageLoader in a C++ runner built against the
+// release (matrix/aoti_cpp_runner.cpp).
+enum class AotiLoader { Python, Cpp };
+
 std::string_view to_string(AotiOutcome outcome);
+std::string_view to_string(AotiLoader loader);
+// The loader's own name, for causes: "torch._inductor.aoti_load_package".
+std::string_view loader_call(AotiLoader loader);
 bool is_failure(AotiOutcome outcome);
 
 // What one package did under one release, judged from what matrix/aoti_cells.py saw, with the cause
@@ -40,7 +48,9 @@ struct AotiObservation {
 // is the loader using a module nothing imported (torch 2.10.0's aoti_load_package and
 // torch._inductor.codecache): the cell retried after importing it, and the workaround is that
 // import, verified where the retry loaded. An undefined aoti_torch_* symbol is a shim the release
-// does not export; a mention of the archive's version is a changed package format.
-AotiObservation judge_aoti_cell(const nlohmann::json& result, TorchVersion runtime);
+// does not export; a mention of the archive's version is a changed package format; "Could not find
+// schema for ns::op" an operator of an extension that was not loaded first.
+AotiObservation judge_aoti_cell(const nlohmann::json& result, TorchVersion runtime,
+                                AotiLoader loader = AotiLoader::Python);
 
 }  // namespace abicheck

@@ -6,6 +6,8 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 
+#include "aoti/cpp_loader_cells.h"
+#include "aoti/reference_extension.h"
 #include "core/atomic_file.h"
 #include "core/content_hash.h"
 #include "core/file_text.h"
@@ -41,10 +43,11 @@ std::map<std::string, std::string> python_environment() {
 // Compiles every reference model at `release` into its cache folder, unless a complete earlier
 // compile is there; returns the folder, with `error` set where the compile process died.
 fs::path compile_release(const StoredRelease& release, const AotiOptions& options, const std::string& compiler,
-                         const fs::path& setuptools, bool& cached, std::string& error) {
+                         const fs::path& setuptools, const ReferenceExtension& extension, bool& cached,
+                         std::string& error) {
   fs::path dir = options.cache_dir / "compiled" /
                  fmt::format("{}-{}", release.version.to_full_string(),
-                             ContentHash().add(compiler).add(release_cache_identity(release)).hex());
+                             ContentHash().add(compiler).add(release_cache_identity(release)).add(extension.key).hex());
   cached = !options.fresh && fs::exists(dir / "manifest.json");
   if (cached) return dir;
   fs::remove_all(dir);
@@ -56,11 +59,12 @@ fs::path compile_release(const StoredRelease& release, const AotiOptions& option
                       (options.cache_dir / "inductor" / release.version.to_full_string()).string());
   environment.emplace("TORCHINDUCTOR_COMPILE_THREADS", "1");
   if (!setuptools.empty()) environment.emplace("TORCH_ABI_CHECK_SETUPTOOLS_DIR", setuptools.string());
-  ProcessResult run = run_process({.argv = {release.python.string(), compile_script().string(), "--out", dir.string(),
-                                            "--models-dir", models_dir().string()},
-                                   .extra_env = environment,
-                                   .working_dir = dir,
-                                   .timeout = std::chrono::minutes(30)});
+  ProcessResult run =
+      run_process({.argv = {release.python.string(), compile_script().string(), "--out", dir.string(), "--models-dir",
+                            models_dir().string(), "--extension", extension.library.string()},
+                   .extra_env = environment,
+                   .working_dir = dir,
+                   .timeout = std::chrono::minutes(30)});
   if (!fs::exists(dir / "manifest.json")) {
     // Not cached: the next run tries again.
     error = fmt::format("the compile process ended ({}) before it listed its models: {}", run.describe(), run.tail(3));
@@ -112,6 +116,7 @@ void run_release_cells(const StoredRelease& release, std::vector<PendingCell>& p
                     {"reference", package.reference.string()},
                     {"model", package.model},
                     {"models_dir", models_dir().string()},
+                    {"extension", package.extension.string()},
                     {"timeout_s", options.cell_timeout_s},
                     {"result", written.string()}});
   }
@@ -135,6 +140,25 @@ void run_release_cells(const StoredRelease& release, std::vector<PendingCell>& p
   }
 }
 
+// Runs one release's uncached C++ loader cells, each in a fresh process of the runner built against it.
+void run_cpp_release_cells(const StoredRelease& release, std::vector<PendingCell>& pending, const AotiResult& result,
+                           const AotiOptions& options) {
+  const CppRunner runner = build_cpp_runner(release, options.cache_dir, options.fresh);
+  const fs::path run_dir = options.cache_dir / "cpp-runs" / release.version.to_full_string();
+  for (std::size_t i = 0; i < pending.size(); ++i) {
+    if (runner.binary.empty()) {
+      // Not the package's doing, and not cached: the next run builds the runner again.
+      pending[i].result = {{"stage", "crash"}, {"error", runner.problem}};
+      continue;
+    }
+    const AotiPackage& package = result.packages[result.cells[pending[i].cell].package];
+    pending[i].result = run_cpp_cell(
+        runner, release, {.package = package.file, .cpp_io = package.cpp_io, .extension = package.extension},
+        run_dir / fmt::format("cell-{}", i), std::chrono::seconds(static_cast<long>(options.cell_timeout_s)));
+    write_file_atomically(pending[i].cache_file, pending[i].result.dump(1));
+  }
+}
+
 std::vector<AotiPackage> reference_packages(const AotiOptions& options, const fs::path& setuptools,
                                             AotiResult& result) {
   const std::vector<StoredRelease>& builds = options.build_releases.empty() ? options.releases : options.build_releases;
@@ -142,10 +166,12 @@ std::vector<AotiPackage> reference_packages(const AotiOptions& options, const fs
   std::vector<fs::path> dirs(builds.size());
   std::vector<char> cached(builds.size(), 0);
   std::vector<std::string> errors(builds.size());
+  std::vector<ReferenceExtension> extensions(builds.size());
   std::mutex progress_mutex;
   parallel_for_each(builds.size(), options.jobs, [&](std::size_t r) {
     bool was_cached = false;
-    dirs[r] = compile_release(builds[r], options, compiler, setuptools, was_cached, errors[r]);
+    extensions[r] = build_reference_extension(builds[r], options.cache_dir, options.fresh);
+    dirs[r] = compile_release(builds[r], options, compiler, setuptools, extensions[r], was_cached, errors[r]);
     cached[r] = was_cached ? 1 : 0;
     std::lock_guard lock(progress_mutex);
     if (options.progress) {
@@ -166,9 +192,12 @@ std::vector<AotiPackage> reference_packages(const AotiOptions& options, const fs
       AotiPackage package{.model = model, .build = builds[r].version, .compile_cached = cached[r] != 0};
       json status = json::parse(read_file_text(dirs[r] / (model + ".compile.json")));
       package.compile_seconds = status.value("seconds", 0.0);
+      package.compile_cpu_seconds = status.value("cpu_seconds", 0.0);
       if (status.value("ok", false)) {
         package.file = dirs[r] / (model + ".pt2");
         package.reference = dirs[r] / (model + ".reference.pt");
+        if (status.value("extension", false)) package.extension = extensions[r].library;
+        if (fs::exists(dirs[r] / (model + ".cpp_io.pt"))) package.cpp_io = dirs[r] / (model + ".cpp_io.pt");
       } else {
         package.compile_error = status.value("error", std::string("the compile failed"));
       }
@@ -223,6 +252,7 @@ AotiResult run_aoti(const ShimCatalog& catalog, const AotiOptions& given) {
     }
   }
   std::vector<std::vector<PendingCell>> pending(options.releases.size());
+  std::vector<std::vector<PendingCell>> cpp_pending(options.releases.size());
   std::vector<std::optional<json>> cached;
   for (std::size_t p = 0; p < result.packages.size(); ++p) {
     AotiPackage& package = result.packages[p];
@@ -231,42 +261,56 @@ AotiResult run_aoti(const ShimCatalog& catalog, const AotiOptions& given) {
     ContentHash package_key;
     package_key.add(runner).add_file(package.file, package.file.parent_path()).add(package.model);
     if (!package.reference.empty()) package_key.add_file(package.reference, package.reference.parent_path());
+    if (!package.extension.empty()) package_key.add_file(package.extension, package.extension.parent_path());
     const std::string key = package_key.hex();
-    for (std::size_t r = 0; r < options.releases.size(); ++r) {
-      AotiCell cell{.package = p, .runtime = r};
-      const TorchVersion& runtime = options.releases[r].version;
-      if (package.build) cell.ran = runtime >= *package.build;
-      else cell.ran = !options.from_minimum || !package.min_torch || runtime.minor_release() >= *package.min_torch;
-      const std::size_t index = result.cells.size();
-      result.cells.push_back(cell);
-      cached.emplace_back();
-      if (!cell.ran) continue;
-      fs::path file = options.cache_dir / "results" /
-                      (ContentHash().add(key).add(release_cache_identity(options.releases[r])).hex() + ".json");
-      if (!options.fresh && fs::exists(file)) cached[index] = json::parse(read_file_text(file));
-      else pending[r].push_back({.cell = index, .cache_file = file});
+    std::vector<AotiLoader> loaders = {AotiLoader::Python};
+    if (options.cpp_loader && !package.cpp_io.empty()) loaders.push_back(AotiLoader::Cpp);
+    for (const AotiLoader loader : loaders) {
+      for (std::size_t r = 0; r < options.releases.size(); ++r) {
+        AotiCell cell{.package = p, .runtime = r, .loader = loader};
+        const TorchVersion& runtime = options.releases[r].version;
+        if (package.build) cell.ran = runtime >= *package.build;
+        else cell.ran = !options.from_minimum || !package.min_torch || runtime.minor_release() >= *package.min_torch;
+        const std::size_t index = result.cells.size();
+        result.cells.push_back(cell);
+        cached.emplace_back();
+        if (!cell.ran) continue;
+        ContentHash cell_key;
+        cell_key.add(key).add(release_cache_identity(options.releases[r]));
+        if (loader == AotiLoader::Cpp) {
+          cell_key.add("cpp-loader").add(cpp_runner_key(options.releases[r]));
+          cell_key.add_file(package.cpp_io, package.cpp_io.parent_path());
+        }
+        fs::path file = options.cache_dir / "results" / (cell_key.hex() + ".json");
+        if (!options.fresh && fs::exists(file)) cached[index] = json::parse(read_file_text(file));
+        else (loader == AotiLoader::Cpp ? cpp_pending : pending)[r].push_back({.cell = index, .cache_file = file});
+      }
     }
   }
   std::mutex progress_mutex;
   parallel_for_each(options.releases.size(), options.jobs, [&](std::size_t r) {
-    if (pending[r].empty()) return;
-    run_release_cells(options.releases[r], pending[r], result, options, setuptools);
+    if (pending[r].empty() && cpp_pending[r].empty()) return;
+    if (!pending[r].empty()) run_release_cells(options.releases[r], pending[r], result, options, setuptools);
+    if (!cpp_pending[r].empty()) run_cpp_release_cells(options.releases[r], cpp_pending[r], result, options);
     std::lock_guard lock(progress_mutex);
     if (options.progress) {
-      options.progress(
-          fmt::format("torch {}: {} packages loaded", options.releases[r].version.to_full_string(), pending[r].size()));
+      options.progress(fmt::format("torch {}: {} packages loaded", options.releases[r].version.to_full_string(),
+                                   pending[r].size() + cpp_pending[r].size()));
     }
   });
   for (std::size_t r = 0; r < options.releases.size(); ++r) {
-    for (const auto& cell : pending[r]) {
-      result.cells[cell.cell].observed = judge_aoti_cell(cell.result, options.releases[r].version);
-      ++result.cells_run;
+    for (const auto* list : {&pending[r], &cpp_pending[r]}) {
+      for (const auto& cell : *list) {
+        AotiCell& judged = result.cells[cell.cell];
+        judged.observed = judge_aoti_cell(cell.result, options.releases[r].version, judged.loader);
+        ++result.cells_run;
+      }
     }
   }
   for (std::size_t index = 0; index < result.cells.size(); ++index) {
     if (!cached[index]) continue;
     AotiCell& cell = result.cells[index];
-    cell.observed = judge_aoti_cell(*cached[index], options.releases[cell.runtime].version);
+    cell.observed = judge_aoti_cell(*cached[index], options.releases[cell.runtime].version, cell.loader);
     cell.observed.cached = true;
     ++result.cells_cached;
   }

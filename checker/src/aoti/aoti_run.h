@@ -21,8 +21,15 @@ struct AotiPackage {
   std::optional<TorchVersion> build;  // the release that compiled it (a user's package: none known)
   std::filesystem::path file;         // the .pt2 (empty where the compile failed)
   std::filesystem::path reference;    // its weights and inputs (torch.save); empty for a user's package
-  std::string compile_error;          // why the release could not compile it: it has no cells
+  // The reference extension built at its release (aoti/reference_extension.h), for a model that calls
+  // its operators: each cell loads it before the package. Empty for the others.
+  std::filesystem::path extension;
+  // Its inputs, eager's outputs and tolerances for the C++ loader (matrix/aoti_compile.py's
+  // <model>.cpp_io.pt); empty for a user's package.
+  std::filesystem::path cpp_io;
+  std::string compile_error;  // why the release could not compile it: it has no cells
   double compile_seconds = 0;
+  double compile_cpu_seconds = 0;  // the compile's CPU time, its compilers' included
   bool compile_cached = false;
   // The audit of its compiled objects: the shims they import, and whether they load into each release.
   std::set<std::string> shims;
@@ -37,6 +44,7 @@ struct AotiPackage {
 struct AotiCell {
   std::size_t package = 0;
   std::size_t runtime = 0;  // index into AotiResult::releases
+  AotiLoader loader = AotiLoader::Python;
   bool ran = false;
   AotiObservation observed;  // when it ran
 };
@@ -44,7 +52,7 @@ struct AotiCell {
 struct AotiResult {
   std::vector<TorchVersion> releases;  // oldest first
   std::vector<AotiPackage> packages;   // reference packages by build then model; users' after
-  std::vector<AotiCell> cells;         // by package, then release
+  std::vector<AotiCell> cells;         // by package, then loader (Python, C++), then release
   int compiles_run = 0;
   int compiles_cached = 0;
   int cells_run = 0;
@@ -69,6 +77,9 @@ struct AotiOptions {
   // A user's package is loaded only under the releases at or after its minimum torch (the newest shim
   // its objects import); below it the audit's prediction stands. false: under every release.
   bool from_minimum = false;
+  // The reference packages are also loaded by the C++ loader (a runner built against each release,
+  // aoti/cpp_loader_cells.h), in cells of their own.
+  bool cpp_loader = false;
   double cell_timeout_s = 300;
   std::function<void(const std::string& line)> progress;
 };

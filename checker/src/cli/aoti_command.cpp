@@ -17,6 +17,7 @@ struct AotiCommandOptions {
   CellRunFlags run;
   std::filesystem::path baselines;
   ReportOutputs outputs;
+  bool no_cpp_loader = false;
 };
 
 ExitCode run_aoti_command(const CommonOptions& common, const AotiCommandOptions& options) {
@@ -30,6 +31,7 @@ ExitCode run_aoti_command(const CommonOptions& common, const AotiCommandOptions&
                    .jobs = jobs_or_cores(options.run.jobs),
                    .releases = releases,
                    .packages = options.packages,
+                   .cpp_loader = !options.no_cpp_loader,
                    .progress = [&progress, &done, total](const std::string& line) { progress(++done, total, line); }};
   AotiResult result = run_aoti(catalog, aoti);
   std::string title =
@@ -51,6 +53,9 @@ void add_aoti_command(CLI::App& app, const CommonOptions& common, CommandAction&
   add_cell_run_options(aoti, options->run,
                        "compiled packages and cell results (default: $XDG_CACHE_HOME/torch-abi-check/aoti)",
                        "compile and run every cell again");
+  aoti->add_flag("--no-cpp-loader", options->no_cpp_loader,
+                 "load the reference packages with the Python loader only, not also with the C++ loader "
+                 "(AOTIModelPackageLoader, a runner built against each release)");
   add_baselines_option(aoti, options->baselines);
   add_output_options(aoti, options->outputs);
   aoti->callback(

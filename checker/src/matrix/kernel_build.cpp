@@ -45,8 +45,6 @@ std::optional<std::string> device_compiler(Backend backend) {
   return std::nullopt;
 }
 
-std::string host_compiler() { return find_tool("g++", "TORCH_ABI_CHECK_CXX", {}).value_or("g++"); }
-
 // The CUDA toolkit's lib directory, from nvcc's own location.
 fs::path cuda_library_dir(const std::string& nvcc) {
   return fs::weakly_canonical(fs::path(nvcc)).parent_path().parent_path() / "lib64";
@@ -78,6 +76,8 @@ std::vector<std::string> device_object_command(Backend backend, const std::strin
 }
 
 }  // namespace
+
+std::string host_compiler() { return find_tool("g++", "TORCH_ABI_CHECK_CXX", {}).value_or("g++"); }
 
 std::vector<fs::path> group_sources(const fs::path& sources, const std::string& kind, TorchVersion target,
                                     const std::string& extension) {

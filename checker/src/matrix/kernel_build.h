@@ -32,6 +32,9 @@ struct BuildRecord {
   std::string key;
 };
 
+// The host C++ compiler of every build against a release's headers: TORCH_ABI_CHECK_CXX, else g++ on PATH.
+std::string host_compiler();
+
 // The kernel groups of a suite: <sources>/<kind>/v2_N/ holds the sources that need target 2.N.
 // Returns the files of every group not newer than `target`, oldest group first.
 std::vector<std::filesystem::path> group_sources(const std::filesystem::path& sources, const std::string& kind,

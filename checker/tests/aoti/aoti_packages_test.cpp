@@ -3,11 +3,14 @@
 // processes, every cell held to fixtures/aoti/expected.json; and the audit of the packages it made.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "aoti/aoti_run.h"
 #include "audit/audit_fixture_support.h"
+#include "core/process.h"
 #include "store/release_store.h"
 #include "support/cli.h"
 
@@ -66,6 +69,7 @@ TEST_F(AotiPackages, EveryCellIsWhatLoadingShowedAndTheBreakOf2_10ComesWithItsVe
   const json& section = document["aoti"];
   EXPECT_EQ(exit_code, 1) << output;  // the 2.10.0 break is an error
   int ran = 0;
+  int cpp_ran = 0;
   for (const auto& package : section["packages"]) {
     EXPECT_EQ(package["compile_error"], "") << package["model"] << "@" << package["build"];
     EXPECT_EQ(package["audit_problems"].size(), 0u) << package.dump(1);
@@ -77,6 +81,11 @@ TEST_F(AotiPackages, EveryCellIsWhatLoadingShowedAndTheBreakOf2_10ComesWithItsVe
       ++ran;
       std::string where = package["model"].get<std::string>() + "@" + package["build"].get<std::string>() + " on " +
                           release + ": " + cell.dump(1);
+      if (cell["loader"] == "cpp") {
+        ++cpp_ran;
+        EXPECT_EQ(cell["outcome"], expected["cpp_loader"]["default_outcome"]) << where;
+        continue;
+      }
       const json& rule = expected["runtimes"].contains(release) ? expected["runtimes"][release] : json();
       if (rule.is_null()) {
         EXPECT_EQ(cell["outcome"], expected["default_outcome"]) << where;
@@ -92,6 +101,7 @@ TEST_F(AotiPackages, EveryCellIsWhatLoadingShowedAndTheBreakOf2_10ComesWithItsVe
     }
   }
   EXPECT_GT(ran, 0) << output;
+  EXPECT_EQ(cpp_ran * 2, ran) << "a C++ loader cell beside every Python loader cell";
   bool found = false;
   for (const auto& finding : document["verdict"]["findings"]) {
     if (finding["kind"] == "aoti-load-failed" && finding["where"] == "torch " + older_) found = true;
@@ -104,6 +114,54 @@ TEST_F(AotiPackages, EveryCellIsWhatLoadingShowedAndTheBreakOf2_10ComesWithItsVe
   ASSERT_TRUE(warm.contains("aoti")) << output;
   EXPECT_EQ(warm["aoti"]["cost"]["compiles_run"], 0);
   EXPECT_EQ(warm["aoti"]["cost"]["cells_run"], 0);
+}
+
+// The model that calls the reference extension's operators: its generated code calls them through the
+// proxy executor's shim, and each Python loader cell is what a fresh process of the release showed
+// with the extension (built at the package's release) loaded first (fixtures/aoti/load_custom_op.py).
+TEST_F(AotiPackages, TheCustomOpModelCallsTheExtensionThroughTheProxyExecutorAsAFreshProcessShows) {
+  const json expected = read_json(fs::path(TORCH_ABI_CHECK_FIXTURES) / "aoti" / "expected.json");
+  int exit_code = -1;
+  std::string output;
+  json document = run_suite(exit_code, output);
+  ASSERT_TRUE(document.contains("aoti")) << output;
+  ReleaseStore store(ReleaseStore::default_root());
+  const fs::path setuptools = setuptools_only_dir(kCache);
+  int checked = 0;
+  for (const auto& package : document["aoti"]["packages"]) {
+    if (package["model"] != "custom_op") continue;
+    const std::string label = "custom_op@" + package["build"].get<std::string>();
+    ASSERT_EQ(package["compile_error"], "") << label;
+    const std::string extension = package["extension"];
+    ASSERT_FALSE(extension.empty()) << label;
+    EXPECT_TRUE(std::ranges::count(package["shims"], expected["custom_op"]["proxy_shim"])) << package["shims"];
+    for (const auto& cell : package["cells"]) {
+      if (!cell["ran"].get<bool>() || cell["loader"] != "python") continue;
+      const StoredRelease runtime = *store.find(cell["release"].get<std::string>());
+      ProcessResult fresh =
+          run_process({.argv = {runtime.python.string(),
+                                (fs::path(TORCH_ABI_CHECK_FIXTURES) / "aoti" / "load_custom_op.py").string(),
+                                package["file"].get<std::string>(), extension,
+                                (fs::path(TORCH_ABI_CHECK_FIXTURES).parent_path() / "kernels" / "aoti").string(),
+                                setuptools.string()},
+                       .working_dir = kCache,
+                       .timeout = std::chrono::minutes(5)});
+      ASSERT_TRUE(fresh.succeeded()) << fresh.output;
+      const std::string seen = fresh.tail(1);
+      const std::string where =
+          label + " on " + cell["release"].get<std::string>() + ": " + seen + " vs " + cell.dump(1);
+      ++checked;
+      if (seen == "matches") {
+        EXPECT_EQ(cell["outcome"], "matches") << where;
+      } else if (seen.starts_with("failed: ")) {
+        EXPECT_EQ(cell["outcome"], "load-failed") << where;
+        EXPECT_NE(seen.find(cell["detail"].get<std::string>().substr(0, 40)), std::string::npos) << where;
+      } else {
+        EXPECT_EQ(cell["outcome"], "wrong-result") << where;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 3) << "custom_op of the older release under both, the newer's under itself: " << output;
 }
 
 TEST_F(AotiPackages, TheAuditReadsWhatAPackageRecordsAndPredictsFromItsShims) {

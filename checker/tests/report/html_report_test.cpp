@@ -135,6 +135,30 @@ TEST(HtmlReport, AotiGridHasACellPerPackageAndReleaseWithWhatHappened) {
   EXPECT_NE(html.find("imports 2 distinct shims, 1 of them"), std::string::npos);
 }
 
+// A package loaded by both loaders has a row per loader, each labelled; its cells in their own row.
+TEST(HtmlReport, AotiGridHasARowPerLoaderWhereTheCppLoaderRanToo) {
+  AotiResult result;
+  result.releases = {TorchVersion::parse("2.10.0")};
+  result.packages.push_back({.model = "custom_op", .build = TorchVersion::parse("2.10.0"), .file = "custom_op.pt2"});
+  AotiCell python{.package = 0, .runtime = 0, .ran = true};
+  python.observed = {.outcome = AotiOutcome::LoadFailed, .detail = "AttributeError: no attribute 'codecache'"};
+  AotiCell cpp{.package = 0, .runtime = 0, .loader = AotiLoader::Cpp, .ran = true};
+  result.cells = {python, cpp};
+  const json section = aoti_section(result);
+  EXPECT_EQ(section["packages"][0]["cells"][1]["loader"], "cpp");
+  std::string html = render_html_report(report_of({{"aoti", section}}));
+  EXPECT_NE(
+      html.find(
+          R"(<tr><th>custom_op@2.10.0 (Python loader)</th><td class="cell outcome-unexpected-fail"><a href="#aoti-0">load-failed</a></td></tr>)"),
+      std::string::npos)
+      << html;
+  EXPECT_NE(
+      html.find(
+          R"(<tr><th>custom_op@2.10.0 (C++ loader)</th><td class="cell outcome-pass"><a href="#aoti-1">matches</a></td></tr>)"),
+      std::string::npos)
+      << html;
+}
+
 TEST(HtmlReport, DiffAndAuditTablesMarkTheirFindings) {
   json document = report_of({{"diffs",
                               {{{"changes",
