@@ -45,9 +45,16 @@ std::map<std::string, std::string> python_environment() {
 fs::path compile_release(const StoredRelease& release, const AotiOptions& options, const std::string& compiler,
                          const fs::path& setuptools, const ReferenceExtension& extension, bool& cached,
                          std::string& error) {
+  // Keyed by everything the packages come from (the compile script and the models among them), so
+  // that a cache shared by several checkouts never hands out packages compiled from other models.
   fs::path dir = options.cache_dir / "compiled" /
                  fmt::format("{}-{}", release.version.to_full_string(),
-                             ContentHash().add(compiler).add(release_cache_identity(release)).add(extension.key).hex());
+                             ContentHash()
+                                 .add(compiler)
+                                 .add(release_cache_identity(release))
+                                 .add(extension.key)
+                                 .add(script_hash(compile_script()))
+                                 .hex());
   cached = !options.fresh && fs::exists(dir / "manifest.json");
   if (cached) return dir;
   fs::remove_all(dir);

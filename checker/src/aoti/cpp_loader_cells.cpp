@@ -18,7 +18,8 @@ using nlohmann::json;
 
 namespace {
 
-// Changing how the runner is built must invalidate every cached runner.
+// Changing how the runner is built must invalidate every cached runner: the key hashes this file's own
+// content too (TORCH_ABI_CHECK_RECIPE, from checker_builder_recipe).
 constexpr std::string_view kRunnerRecipe = "aoti-cpp-runner/g++-c++20-O1/v1";
 constexpr std::string_view kRunnerName = "aoti_cpp_runner";
 
@@ -29,6 +30,7 @@ fs::path runner_source() { return project_root() / "matrix" / "aoti_cpp_runner.c
 std::string cpp_runner_key(const StoredRelease& release) {
   return ContentHash()
       .add(kRunnerRecipe)
+      .add(TORCH_ABI_CHECK_RECIPE)
       .add(host_compiler())
       .add(release_cache_identity(release))
       .add_file(runner_source(), project_root())
@@ -57,8 +59,7 @@ CppRunner build_cpp_runner(const StoredRelease& release, const fs::path& cache_d
                                            "-lc10",
                                            "-ldl",
                                            "-Wl,-rpath," + release.lib_dir.string()};
-    ProcessResult compiled =
-        run_process({.argv = argv, .working_dir = directory, .timeout = std::chrono::minutes(10)});
+    ProcessResult compiled = run_process({.argv = argv, .working_dir = directory, .timeout = std::chrono::minutes(10)});
     BuildOutcome outcome;
     outcome.log = compiled.output;
     outcome.manifest.seconds = compiled.duration.count();
@@ -73,9 +74,8 @@ CppRunner build_cpp_runner(const StoredRelease& release, const fs::path& cache_d
   if (entry.manifest.built) {
     runner.binary = entry.directory / kRunnerName;
   } else {
-    runner.problem =
-        fmt::format("the C++ loader's runner did not build against torch {} ({}): {}", release.version.to_full_string(),
-                    entry.manifest.detail, entry.manifest.first_error);
+    runner.problem = fmt::format("the C++ loader's runner did not build against torch {} ({}): {}",
+                                 release.version.to_full_string(), entry.manifest.detail, entry.manifest.first_error);
   }
   return runner;
 }

@@ -2,11 +2,11 @@
 // message for a package whose operator no loaded library registers was seen by running
 // matrix/aoti_cpp_runner.cpp (built against torch 2.15.0) on a package of the custom_op model without
 // the reference extension; the Python loader's 2.10.0 break is the one of docs/aoti.md.
+#include "aoti/aoti_observation.h"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
-
-#include "aoti/aoti_observation.h"
 
 namespace abicheck {
 namespace {

@@ -1,6 +1,7 @@
 // The AOTInductor suite on real packages: the reference models compiled by AOTInductor at stored
-// releases (at test time, into a cache of the build tree), loaded under later ones in real
-// processes, every cell held to fixtures/aoti/expected.json; and the audit of the packages it made.
+// releases (at test time, into the folder the tests of every clone share: testing::with_shared_builds),
+// loaded under later ones in real processes, every cell held to fixtures/aoti/expected.json; and the
+// audit of the packages it made.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -35,6 +36,7 @@ class AotiPackages : public ::testing::Test {
     }
     older_ = with_break->version.to_full_string();
     newer_ = newest.back().version.to_full_string();
+    testing::with_shared_builds(kCache);
   }
 
   // `aoti --torch 2.10.0 --torch <newest>`: compiles at both (once; the cache keeps them), loads.

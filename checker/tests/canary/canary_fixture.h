@@ -31,8 +31,7 @@ class CanaryFixtureTest : public ::testing::Test {
     std::filesystem::remove_all(work_);
     std::filesystem::create_directories(work_);
     std::filesystem::copy_file(fixture_ / "canary.toml", work_ / "canary.toml");
-    ProcessResult made =
-        run_process({.argv = {host_python(), (fixture_ / "make_wheels.py").string(), work_.string()}});
+    ProcessResult made = run_process({.argv = {host_python(), (fixture_ / "make_wheels.py").string(), work_.string()}});
     ASSERT_TRUE(made.succeeded()) << made.output;
   }
   void TearDown() override {

@@ -1,5 +1,6 @@
 // `check MODEL.pt2` on a real package: compiled by AOTInductor with the newest stored release at test
-// time (fixtures/check/pt2/compile_package.py, kept in the build tree), then loaded by the test itself
+// time (fixtures/check/pt2/compile_package.py; kept per script and release in the folder the tests of
+// every clone share, as testing::with_shared_builds does for builds), then loaded by the test itself
 // in a fresh process of every stored release (fixtures/check/pt2/load_fresh.py, no code of the tool):
 // what that shows is what the tool's cells and findings must say. expected.json beside the scripts
 // holds what was seen by hand (2.10.0's loader break), so a loader script that fails everywhere is
@@ -14,7 +15,9 @@
 #include <nlohmann/json.hpp>
 
 #include "aoti/aoti_run.h"
+#include "core/content_hash.h"
 #include "core/process.h"
+#include "core/project_paths.h"
 #include "store/release_store.h"
 #include "support/cli.h"
 
@@ -34,16 +37,21 @@ class PackageCheck : public ::testing::Test {
     releases_ = store.releases();
     if (!store.find("2.10.0") || releases_.size() < 3) GTEST_SKIP() << "the torch store lacks 2.10.0 or others";
     fs::create_directories(kCache);
-    package_ = kCache / "small.pt2";
+    const fs::path script = kFixtures / "compile_package.py";
+    const fs::path shared =
+        user_cache_dir() / "test-builds" / "pt2" /
+        ContentHash().add_file(script, kFixtures).add(release_cache_identity(releases_.back())).hex();
+    fs::create_directories(shared);
+    package_ = shared / "small.pt2";
     if (!fs::exists(package_)) {
       // Compiled once by the newest release; a failed compile leaves nothing behind.
+      const fs::path partial = shared / ("small." + std::to_string(getpid()) + ".partial.pt2");
       ProcessResult compiled =
-          run_process({.argv = {releases_.back().python.string(), (kFixtures / "compile_package.py").string(),
-                                (kCache / "small.partial.pt2").string()},
+          run_process({.argv = {releases_.back().python.string(), script.string(), partial.string()},
                        .working_dir = kCache,
                        .timeout = std::chrono::minutes(10)});
       ASSERT_TRUE(compiled.succeeded()) << compiled.output;
-      fs::rename(kCache / "small.partial.pt2", package_);
+      fs::rename(partial, package_);
     }
   }
 

@@ -31,9 +31,14 @@ std::optional<fs::path> json_output(const std::vector<std::string>& arguments) {
 
 fs::path with_shared_builds(const fs::path& cache_dir) {
   fs::create_directories(cache_dir);
-  for (const char* builds : {"builds", "device-objects"}) {
+  // The folders of content-keyed build products: kernels and projects, device objects, and what
+  // the aoti suite makes (at the top of its own cache or under a job's aoti/): compiled packages, the
+  // reference extension, the C++ loader's runners.
+  for (const char* builds : {"builds", "device-objects", "compiled", "extension", "cpp-runners", "aoti/compiled",
+                             "aoti/extension", "aoti/cpp-runners"}) {
     const fs::path link = cache_dir / builds;
-    const fs::path shared = user_cache_dir() / "test-builds" / builds;
+    const fs::path shared = user_cache_dir() / "test-builds" / fs::path(builds).filename();
+    fs::create_directories(link.parent_path());
     fs::create_directories(shared);
     // A folder of an older build tree stays as it is; a link made by a concurrent test is fine.
     std::error_code already_there;

@@ -14,8 +14,9 @@ namespace abicheck::testing {
 // writes JSON proves both.
 ProcessResult run_cli(const std::vector<std::string>& arguments);
 
-// A test's cache folder under the build tree, whose build caches (builds/ and device-objects/) are
-// links to folders that every clone's tests share on this machine
+// A test's cache folder under the build tree, whose build caches (builds/, device-objects/, and the
+// aoti suite's compiled/, extension/, cpp-runners/) are links to folders that every clone's tests
+// share on this machine
 // ($XDG_CACHE_HOME/torch-abi-check/test-builds/). Cells, reports and work files stay in the build
 // tree and start empty in a fresh clone; builds are keyed by every input (sources, flags, torch, the
 // builder's own source: checker_builder_recipe), so a clone reuses one exactly where its own build
