@@ -230,6 +230,8 @@ class DeclarationExtractor {
     if (!stable_class && !position.header.starts_with("torch/headeronly/")) return;
     if (!clang_isCursorDefinition(cursor)) return;
     if (cursor_spelling(cursor).empty()) return;  // an anonymous struct is its enclosing declaration's
+    // A class of an anonymous namespace (2.9's StableLibrary) is each translation unit's own.
+    if (type_spelling(clang_getCursorType(cursor)).starts_with("(anonymous")) return;
     std::string name = qualified_name(cursor);
     if (!stable_class && (name.find("detail::") != std::string::npos || name.find("impl::") != std::string::npos))
       return;
