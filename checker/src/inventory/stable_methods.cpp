@@ -101,12 +101,12 @@ std::optional<ShimDeclaration> stable_method(const ClangTranslationUnit& unit, C
   CXType result = clang_getCursorResultType(cursor);
   bool has_result = kind != CXCursor_Constructor && kind != CXCursor_ConversionFunction;
   std::string name = fmt::format("{}({}){}", callee, fmt::join(types, ", "), tail);
-  std::string signature = fmt::format("{}{}{}({}){}", is_static ? "static " : "",
-                                      has_result ? type_spelling(result) + " " : "", callee, fmt::join(spelled, ", "),
-                                      tail);
-  std::string abi_type = fmt::format("{}{}({}){}", is_static ? "static " : "",
-                                     has_result ? type_spelling(clang_getCanonicalType(result)) + " " : "",
-                                     fmt::join(types, ", "), tail);
+  std::string signature =
+      fmt::format("{}{}{}({}){}", is_static ? "static " : "", has_result ? type_spelling(result) + " " : "", callee,
+                  fmt::join(spelled, ", "), tail);
+  std::string abi_type =
+      fmt::format("{}{}({}){}", is_static ? "static " : "",
+                  has_result ? type_spelling(clang_getCanonicalType(result)) + " " : "", fmt::join(types, ", "), tail);
   return ShimDeclaration{name, DeclarationKind::Method, signature, position.header, position.line, "", {}, abi_type};
 }
 
