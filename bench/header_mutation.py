@@ -40,12 +40,17 @@ mutant, so --batch plants several mutants of headers with disjoint scopes in one
 probe and the tool once for them all (a finding belongs to the mutant whose scope holds the header it
 is about).
 
+--scoped cuts the tool's cost further: the tool reads only the part of the tree a batch can change (the
+stable headers of its scopes and what they include; see ScopedTool), and `diff` runs from two baselines,
+the mutant's and that of the same cut of the original, built once per cut and reused.
+
 usage: bench/header_mutation.py [--build BUILD] [--sample N | --per-operator N] [--seed S] [--batch N]
-                                [--operators OP1,OP2] [--keep DIR] [--probe-only] [--list]
+                                [--scoped] [--operators OP1,OP2] [--keep DIR] [--probe-only] [--list]
   (no --sample or --per-operator: every mutant, the full run)
   --sample N   N mutants drawn with the seed, round robin over the operators
   --per-operator N  N mutants of each operator drawn with the seed (a stratified sample)
   --batch N    up to N mutants a tree (default 1)
+  --scoped     run the tool on the tree cut to the batch's scopes, compared with the same cut of the original
   --probe-only classify only (no tool runs): how many mutants each operator makes, and their classes
   --list       print the mutants (operator, header, symbol) and stop
 """

@@ -123,24 +123,6 @@ class DeclarationExtractor {
 
   static std::string canonical_spelling(CXType type) { return type_spelling(clang_getCanonicalType(type)); }
 
-  // A parameter's type as the function's type has it: canonical, and without a top-level `const`
-  // (`const int64_t d`, `AtenTensorHandle const h`), which only binds the definition's own copy: the
-  // declarations `f(int64_t)` and `f(const int64_t)` are one function to every caller.
-  static std::string parameter_abi_spelling(CXType type) {
-    CXType canonical = clang_getCanonicalType(type);
-    std::string text = type_spelling(canonical);
-    if (!clang_isConstQualifiedType(canonical)) return text;
-    constexpr std::string_view kConst = "const";
-    if (text.ends_with(kConst) && text.size() > kConst.size() &&
-        (text[text.size() - kConst.size() - 1] == '*' || text[text.size() - kConst.size() - 1] == ' ')) {
-      text.erase(text.size() - kConst.size());
-      while (!text.empty() && text.back() == ' ') text.pop_back();
-    } else if (text.starts_with("const ")) {
-      text.erase(0, kConst.size() + 1);
-    }
-    return text;
-  }
-
   // The types a signature reaches are part of the ABI: record each one declared in a stable tree.
   void reach(CXType type) {
     switch (type.kind) {

@@ -15,18 +15,6 @@ bool is_class(CXCursorKind kind) {
          kind == CXCursor_ClassTemplatePartialSpecialization;
 }
 
-// A parameter's type as every caller sees it: canonical, without a top-level `const` (which binds
-// only the definition's own copy).
-std::string parameter_type(CXType type) {
-  CXType canonical = clang_getCanonicalType(type);
-  std::string text = type_spelling(canonical);
-  if (!clang_isConstQualifiedType(canonical)) return text;
-  constexpr std::string_view kConst = "const";
-  if (text.starts_with("const ")) return text.substr(kConst.size() + 1);
-  if (text.ends_with(" const")) return text.substr(0, text.size() - kConst.size() - 1);
-  return text;
-}
-
 // "<typename, int>": what a template's parameters are, not their names.
 std::string template_parameters(CXCursor cursor) {
   if (clang_getCursorKind(cursor) != CXCursor_FunctionTemplate) return "";
@@ -34,7 +22,9 @@ std::string template_parameters(CXCursor cursor) {
   for_each_child(cursor, [&](CXCursor child) {
     switch (clang_getCursorKind(child)) {
       case CXCursor_TemplateTypeParameter: kinds.emplace_back("typename"); break;
-      case CXCursor_NonTypeTemplateParameter: kinds.push_back(parameter_type(clang_getCursorType(child))); break;
+      case CXCursor_NonTypeTemplateParameter:
+        kinds.push_back(parameter_abi_spelling(clang_getCursorType(child)));
+        break;
       case CXCursor_TemplateTemplateParameter: kinds.emplace_back("template"); break;
       default: break;
     }
@@ -91,7 +81,7 @@ std::optional<ShimDeclaration> stable_method(const ClangTranslationUnit& unit, C
   for_each_child(cursor, [&](CXCursor child) {
     if (clang_getCursorKind(child) != CXCursor_ParmDecl) return;
     CXType type = clang_getCursorType(child);
-    types.push_back(parameter_type(type));
+    types.push_back(parameter_abi_spelling(type));
     std::string name = cursor_spelling(child);
     spelled.push_back(type_spelling(type) + (name.empty() ? "" : " " + name));
   });
