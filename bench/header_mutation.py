@@ -969,13 +969,13 @@ def build_baseline(cli, tree, baseline, log):
     return baseline if built.returncode == 0 and (baseline / "inventory.json").exists() else None
 
 
-def tool_findings(cli, tree, committed, work, log):
+def tool_findings(cli, tree, committed, work, log, built=None):
     """{(tool, kind, text, header)} of diff and lint headers on a tree, and the tools that exited 2. The header
     is what the finding is about (a diff change's declaration's or the header it names, a diagnostic's
-    file), relative to the tree; None when it is not known."""
+    file), relative to the tree; None when it is not known. `built`: the tree's baseline, already built."""
     found, errors = set(), []
-    baseline = work / "baseline"
-    new_side = build_baseline(cli, tree, baseline, log) or tree
+    baseline = built or work / "baseline"
+    new_side = built or build_baseline(cli, tree, baseline, log) or tree
     report = work / "diff.json"
     report.unlink(missing_ok=True)
     proc = run_tool([cli, "diff", committed, new_side, "--json", report], log)
@@ -1044,7 +1044,7 @@ class ScopedTool:
             baseline = build_baseline(self.cli, tree, place / "baseline", self.log)
             if baseline is None:
                 raise RuntimeError(f"baseline refuses the original cut to {len(keep)} headers: see the log")
-            found, errors = tool_findings(self.cli, tree, baseline, place, self.log)
+            found, errors = tool_findings(self.cli, tree, baseline, place, self.log, built=baseline)
             if errors:
                 raise RuntimeError(f"the original cut to {len(keep)} headers gives exit 2 in {errors}")
             self.cuts[keep] = (baseline, found)
