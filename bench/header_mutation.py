@@ -40,12 +40,17 @@ mutant, so --batch plants several mutants of headers with disjoint scopes in one
 probe and the tool once for them all (a finding belongs to the mutant whose scope holds the header it
 is about).
 
+--scoped cuts the tool's cost further: the tool reads only the part of the tree a batch can change (the
+stable headers of its scopes and what they include; see ScopedTool), and `diff` runs from two baselines,
+the mutant's and that of the same cut of the original, built once per cut and reused.
+
 usage: bench/header_mutation.py [--build BUILD] [--sample N | --per-operator N] [--seed S] [--batch N]
-                                [--operators OP1,OP2] [--keep DIR] [--probe-only] [--list]
+                                [--scoped] [--operators OP1,OP2] [--keep DIR] [--probe-only] [--list]
   (no --sample or --per-operator: every mutant, the full run)
   --sample N   N mutants drawn with the seed, round robin over the operators
   --per-operator N  N mutants of each operator drawn with the seed (a stratified sample)
   --batch N    up to N mutants a tree (default 1)
+  --scoped     run the tool on the tree cut to the batch's scopes, compared with the same cut of the original
   --probe-only classify only (no tool runs): how many mutants each operator makes, and their classes
   --list       print the mutants (operator, header, symbol) and stop
 """
@@ -697,10 +702,10 @@ def probe_statements(scanned):
 INCLUDE = re.compile(r'(?m)^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]')
 
 
-def includers(include_dir, headers):
-    """For each header, the stable headers whose preprocessing reaches it (itself included), following
-    the includes of every file under include_dir they reach (a stable header that includes another
-    through a non-stable one counts). A mutation of a header can change only what these declare."""
+def include_closures(include_dir, headers):
+    """For each header, every file under include_dir that its preprocessing reaches (itself included),
+    following the includes of every file it reaches (a stable header that includes another through a
+    non-stable one counts)."""
     direct, pending = {}, list(headers)
     while pending:
         name = pending.pop()
@@ -725,6 +730,13 @@ def includers(include_dir, headers):
                     closure.add(target)
                     frontier.append(target)
         reached[header] = closure
+    return reached
+
+
+def includers(include_dir, headers):
+    """For each header, the stable headers whose preprocessing reaches it (itself included). A mutation
+    of a header can change only what these declare."""
+    reached = include_closures(include_dir, headers)
     return {target: sorted(h for h in headers if target in reached[h]) for target in headers}
 
 
@@ -950,15 +962,20 @@ def inventory_headers(baseline_dir):
     return {d["name"]: d["header"] for d in json.loads(path.read_text())["declarations"]}
 
 
-def tool_findings(cli, tree, committed, work, log):
-    """{(tool, kind, text, header)} of diff and lint headers on a tree, and the tools that exited 2. The header
-    is what the finding is about (a diff change's declaration's or the header it names, a diagnostic's
-    file), relative to the tree; None when it is not known."""
-    found, errors = set(), []
-    baseline = work / "baseline"
+def build_baseline(cli, tree, baseline, log):
+    """The tree's baseline written to `baseline`, or None where `baseline` refuses the tree."""
     shutil.rmtree(baseline, ignore_errors=True)
     built = run_tool([cli, "baseline", "--torch", tree, "--out", baseline, "--jobs", "2"], log)
-    new_side = baseline if built.returncode == 0 and (baseline / "inventory.json").exists() else tree
+    return baseline if built.returncode == 0 and (baseline / "inventory.json").exists() else None
+
+
+def tool_findings(cli, tree, committed, work, log, built=None):
+    """{(tool, kind, text, header)} of diff and lint headers on a tree, and the tools that exited 2. The header
+    is what the finding is about (a diff change's declaration's or the header it names, a diagnostic's
+    file), relative to the tree; None when it is not known. `built`: the tree's baseline, already built."""
+    found, errors = set(), []
+    baseline = built or work / "baseline"
+    new_side = built or build_baseline(cli, tree, baseline, log) or tree
     report = work / "diff.json"
     report.unlink(missing_ok=True)
     proc = run_tool([cli, "diff", committed, new_side, "--json", report], log)
@@ -985,6 +1002,62 @@ def tool_findings(cli, tree, committed, work, log):
             header = file.relative_to(tree.resolve()).as_posix() if file.is_relative_to(tree.resolve()) else None
             found.add(("lint", diagnostic["rule"], normal(diagnostic["message"]), header))
     return found, errors
+
+
+# What a tree cut to a batch's scope always keeps: the headers the tool reads the release from, and the C
+# shim header whose presence makes a tree a stable one.
+TREE_ROOTS = ["torch/headeronly/version.h", "torch/csrc/stable/version.h", "torch/csrc/inductor/aoti_torch/c/shim.h"]
+
+
+class ScopedTool:
+    """The tool run on a tree cut to what a batch's mutants can change (--scoped): the stable headers of the
+    batch's scopes and every header they include; the other stable headers are left out of the copy, so
+    the tool's parses at every target read a part of the tree instead of all of it. The mutant's tree is
+    compared with the same cut of the original (its baseline built once per cut and reused: `diff` runs
+    from the two baselines), and the lint's findings on the cut original are what is subtracted (a cut
+    tree lacks the declarations of the headers left out, which the lint reports against the committed
+    baselines, about headers of no mutant's scope)."""
+
+    def __init__(self, cli, pristine, headers, work, log):
+        self.cli, self.pristine, self.headers, self.work, self.log = cli, pristine, set(headers), work, log
+        self.closure = include_closures(pristine, sorted(set(headers) | set(TREE_ROOTS)))
+        self.cuts = {}
+
+    def kept(self, scope):
+        keep = set()
+        for header in list(scope) + TREE_ROOTS:
+            keep |= self.closure.get(header, {header})
+        return frozenset(keep)
+
+    def cut(self, source, target, keep):
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(source, target, symlinks=True, copy_function=os.link)
+        for header in self.headers - keep:
+            (target / header).unlink(missing_ok=True)
+        return target
+
+    def original(self, keep):
+        """(baseline, lint findings) of the original cut to `keep`, made once per cut."""
+        if keep not in self.cuts:
+            place = self.work / f"cut-{len(self.cuts)}"
+            tree = self.cut(self.pristine, place / "tree", keep)
+            baseline = build_baseline(self.cli, tree, place / "baseline", self.log)
+            if baseline is None:
+                raise RuntimeError(f"baseline refuses the original cut to {len(keep)} headers: see the log")
+            found, errors = tool_findings(self.cli, tree, baseline, place, self.log, built=baseline)
+            if errors:
+                raise RuntimeError(f"the original cut to {len(keep)} headers gives exit 2 in {errors}")
+            self.cuts[keep] = (baseline, found)
+        return self.cuts[keep]
+
+    def findings(self, tree, scope):
+        """New findings on `tree` (a planted copy of the original) cut to `scope`, and the tools that exited 2."""
+        keep = self.kept(scope)
+        baseline, control = self.original(keep)
+        cut_tree = self.cut(tree, self.work / "cut-tree", keep)
+        found, errors = tool_findings(self.cli, cut_tree, baseline, self.work, self.log)
+        # A finding's header is relative to the cut tree, which has the original's paths.
+        return found - control, errors
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1054,6 +1127,9 @@ def main():
                         help="plant up to N mutants of headers whose scopes are disjoint in one tree, probed and "
                              "judged by the tool together (default 1: one mutant a tree)")
     parser.add_argument("--json", default="", help="write every mutant's outcome here")
+    parser.add_argument("--scoped", action="store_true",
+                        help="run the tool on the tree cut to the batch's scopes and the headers they include, "
+                             "compared with the same cut of the original (see ScopedTool)")
     args = parser.parse_args()
 
     cli = str(Path(args.build) / "checker" / "torch-abi-check")
@@ -1102,7 +1178,8 @@ def main():
           f"{len(headers)} headers; a mutant of a header is probed with the headers that reach it", flush=True)
 
     control = set()
-    if not args.probe_only:
+    scoped = ScopedTool(cli, pristine, headers, work / "scoped", log) if args.scoped else None
+    if not args.probe_only and not scoped:
         plant(pristine, tree, [])
         control, control_errors = tool_findings(cli, tree, committed, work, log)
         if control_errors:
@@ -1115,11 +1192,16 @@ def main():
         t0 = time.monotonic()
         classes = probe.classify_batch(tree, tag, batch)
         t1 = time.monotonic()
-        found, errors = (set(), []) if args.probe_only else tool_findings(cli, tree, committed, work, log)
+        if args.probe_only:
+            new, errors = set(), []
+        elif scoped:
+            new, errors = scoped.findings(tree, set().union(*(probe.scope(m["header"]) for m in batch)))
+        else:
+            found, errors = tool_findings(cli, tree, committed, work, log)
+            new = found - control
         if errors and len(batch) > 1:
             return [o for i, m in enumerate(batch) for o in run_batch([m], f"{tag}-{i}")]
         t2 = time.monotonic()
-        new = found - control
         log.append(f"batch {tag}: {len(batch)} mutants, {sum(1 for f in new if f[3] is None)} new findings "
                    f"about no known header: " + "; ".join(f"{f[0]} {f[1]}: {f[2][:160]}" for f in new if f[3] is None))
         outcomes = []

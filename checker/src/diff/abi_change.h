@@ -49,10 +49,13 @@ enum class ChangeKind {
   HeadersDoNotCompile,
   HeaderRemoved,
   ParametersSwapped,
+  // The C++ of the headers (DeclarationKind::Method).
+  MethodRemoved,
+  MethodGuardLowered,
 };
 // The last kind: move it with the enum. change_rules.cpp's table must then have a row for every kind
 // up to it, in order, or the build stops.
-inline constexpr ChangeKind kLastChangeKind = ChangeKind::ParametersSwapped;
+inline constexpr ChangeKind kLastChangeKind = ChangeKind::MethodGuardLowered;
 
 std::string_view to_string(ChangeKind kind);
 Verdict verdict_of(ChangeKind kind);

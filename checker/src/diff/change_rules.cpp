@@ -50,7 +50,11 @@ struct ChangeRule {
 // * parameters of one type that swapped places together with their names leave the function's type
 //   as it was, so nothing fails to compile or link, but a caller built before passes each argument
 //   where the other one is now read, unless only the header's words were wrong: worth a look.
-constexpr std::array<ChangeRule, 28> kRules{{
+// The C++ of the headers (methods, constructors, wrapper functions), compiled into the extension:
+// * one that is gone, or whose guard was raised, stops the builds that call it at the targets that
+//   lose it (source break, the guard-changed row): breaking;
+// * one whose guard was lowered is new API for older targets; what its body calls is H005's: compatible.
+constexpr std::array<ChangeRule, 30> kRules{{
     {ChangeKind::FunctionRemoved, "function-removed", Verdict::Breaking,
      "A function an extension built against the old release imports is gone from the new one's headers.",
      "Keep the function (deprecate it instead), or suppress with a reason if no release ever shipped it."},
@@ -129,6 +133,12 @@ constexpr std::array<ChangeRule, 28> kRules{{
     {ChangeKind::ParametersSwapped, "parameters-swapped", Verdict::NeedsReview,
      "Two parameters of one type swapped places with their names: old binaries pass each where the other is read.",
      "Restore the old order unless only the header's names were wrong."},
+    {ChangeKind::MethodRemoved, "method-removed", Verdict::Breaking,
+     "A C++ method, constructor or wrapper function of the stable headers is gone at every target.",
+     "Keep it (deprecate it instead); add a changed version as a new overload behind a version guard."},
+    {ChangeKind::MethodGuardLowered, "method-guard-lowered", Verdict::Compatible,
+     "A C++ method of the stable headers is visible at older targets than before: new API for them.",
+     "Nothing, if what it calls exists at those targets (lint headers H005 checks the shims it uses)."},
 }};
 
 // The table has a row for every kind up to kLastChangeKind, in the enum's order; a missing row or one

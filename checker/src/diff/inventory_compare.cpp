@@ -21,6 +21,7 @@ ChangeKind removal_kind(DeclarationKind kind) {
     case DeclarationKind::Function: return ChangeKind::FunctionRemoved;
     case DeclarationKind::EnumConstant: return ChangeKind::EnumValueRemoved;
     case DeclarationKind::Macro: return ChangeKind::MacroValueChanged;
+    case DeclarationKind::Method: return ChangeKind::MethodRemoved;
     default: return ChangeKind::TypeRemoved;
   }
 }
@@ -94,9 +95,13 @@ void compare_declarations(const ReleaseBaseline& old_baseline, const ReleaseBase
                        {}});
   }
   for (const auto& [before, after] : pairing.kept) {
+    // A method is compiled into the extension from the headers: visible at older targets than before,
+    // it is new API for them (what its body calls is H005's); for a C shim, an older target's import of
+    // it fails to load there.
+    bool lowered_method = after->kind == DeclarationKind::Method && after->since < before->since;
     if (before->since != after->since) {
       changes.push_back({after->name,
-                         ChangeKind::GuardChanged,
+                         lowered_method ? ChangeKind::MethodGuardLowered : ChangeKind::GuardChanged,
                          fmt::format("first visible at target {} before, at target {} now ({}:{})",
                                      before->since.to_string(), after->since.to_string(), after->header, after->line),
                          {}});
@@ -113,7 +118,8 @@ void compare_declarations(const ReleaseBaseline& old_baseline, const ReleaseBase
     // both report, the diff keeps libabigail's account (baseline_diff.cpp). The declaration as written
     // must differ too: where headers stop compiling, the front end's types of an unchanged one may not
     // be the types an extension sees.
-    if (before->kind == DeclarationKind::Function && !same_signature(*before, *after) &&
+    bool callable = before->kind == DeclarationKind::Function || before->kind == DeclarationKind::Method;
+    if (callable && !same_signature(*before, *after) &&
         normal_signature(before->signature) != normal_signature(after->signature)) {
       changes.push_back(
           {after->name,
@@ -127,7 +133,7 @@ void compare_declarations(const ReleaseBaseline& old_baseline, const ReleaseBase
     // A typedef is the type it names: `int64_t` respelled `long` is no change on the platform.
     bool value_changed = before->kind == DeclarationKind::Typedef ? !same_signature(*before, *after)
                                                                   : before->signature != after->signature;
-    if (before->kind != DeclarationKind::Function && value_changed &&
+    if (!callable && value_changed &&
         !tracks_the_release(*before, *after, old_baseline.inventory.release, new_baseline.inventory.release)) {
       changes.push_back({after->name,
                          value_change_kind(after->kind),

@@ -6,6 +6,21 @@
 
 namespace abicheck {
 
+std::string parameter_abi_spelling(CXType type) {
+  CXType canonical = clang_getCanonicalType(type);
+  std::string text = type_spelling(canonical);
+  if (!clang_isConstQualifiedType(canonical)) return text;
+  constexpr std::string_view kConst = "const";
+  if (text.ends_with(kConst) && text.size() > kConst.size() &&
+      (text[text.size() - kConst.size() - 1] == '*' || text[text.size() - kConst.size() - 1] == ' ')) {
+    text.erase(text.size() - kConst.size());
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+  } else if (text.starts_with("const ")) {
+    text.erase(0, kConst.size() + 1);
+  }
+  return text;
+}
+
 ClangTranslationUnit::ClangTranslationUnit(const std::filesystem::path& include_dir, const std::string& source,
                                            const std::vector<std::string>& arguments, bool with_macros) {
   std::string include = std::filesystem::absolute(include_dir).lexically_normal().string();

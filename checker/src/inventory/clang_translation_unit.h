@@ -14,6 +14,11 @@ namespace abicheck {
 inline std::string cursor_spelling(CXCursor cursor) { return copy_cx_string(clang_getCursorSpelling(cursor)); }
 inline std::string type_spelling(CXType type) { return copy_cx_string(clang_getTypeSpelling(type)); }
 
+// A parameter's type as the function's type has it: canonical, and without a top-level `const`
+// (`const int64_t d`, `AtenTensorHandle const h`), which only binds the definition's own copy: the
+// declarations `f(int64_t)` and `f(const int64_t)` are one function to every caller.
+std::string parameter_abi_spelling(CXType type);
+
 // Where a cursor's declaration was written, relative to the include dir of the parse ("" when it
 // is not under it, e.g. a system header). Macro-expanded declarations count where they expand.
 struct HeaderPosition {

@@ -13,6 +13,7 @@
 #include "core/tool_error.h"
 #include "inventory/clang_translation_unit.h"
 #include "inventory/stable_header_tree.h"
+#include "inventory/stable_methods.h"
 
 namespace abicheck {
 namespace {
@@ -52,13 +53,23 @@ class DeclarationExtractor {
         case CXCursor_UnexposedDecl:  // libclang 14 reports extern "C" { } blocks as unexposed
           visit_scope(child);
           break;
-        case CXCursor_FunctionDecl: add_function(child); break;
+        case CXCursor_FunctionDecl:
+          add_function(child);
+          add_method(child);
+          break;
+        case CXCursor_FunctionTemplate: add_method(child); break;
         case CXCursor_EnumDecl:
           if (unit_.position_of(child).header.starts_with("torch/headeronly/")) add_enum(child);
           break;
-        case CXCursor_ClassTemplate: add_class_template(child); break;
+        case CXCursor_ClassTemplate:
+          add_class_template(child);
+          add_members(child);
+          break;
         case CXCursor_StructDecl:
-        case CXCursor_ClassDecl: add_header_only_struct(child); break;
+        case CXCursor_ClassDecl:
+          add_data_struct(child);
+          add_members(child);
+          break;
         case CXCursor_MacroDefinition: add_macro(child); break;
         default: break;
       }
@@ -98,25 +109,19 @@ class DeclarationExtractor {
     for (int i = 0; i < count; ++i) reach(clang_getArgType(type, static_cast<unsigned>(i)));
   }
 
-  static std::string canonical_spelling(CXType type) { return type_spelling(clang_getCanonicalType(type)); }
-
-  // A parameter's type as the function's type has it: canonical, and without a top-level `const`
-  // (`const int64_t d`, `AtenTensorHandle const h`), which only binds the definition's own copy: the
-  // declarations `f(int64_t)` and `f(const int64_t)` are one function to every caller.
-  static std::string parameter_abi_spelling(CXType type) {
-    CXType canonical = clang_getCanonicalType(type);
-    std::string text = type_spelling(canonical);
-    if (!clang_isConstQualifiedType(canonical)) return text;
-    constexpr std::string_view kConst = "const";
-    if (text.ends_with(kConst) && text.size() > kConst.size() &&
-        (text[text.size() - kConst.size() - 1] == '*' || text[text.size() - kConst.size() - 1] == ' ')) {
-      text.erase(text.size() - kConst.size());
-      while (!text.empty() && text.back() == ' ') text.pop_back();
-    } else if (text.starts_with("const ")) {
-      text.erase(0, kConst.size() + 1);
+  // The C++ of the stable headers that an extension calls (stable_methods.h).
+  void add_method(CXCursor cursor) {
+    if (std::optional<ShimDeclaration> method = stable_method(unit_, cursor)) {
+      found_.try_emplace({DeclarationKind::Method, method->name}, std::move(*method));
     }
-    return text;
   }
+
+  void add_members(CXCursor record) {
+    if (!clang_isCursorDefinition(record)) return;
+    for_each_child(record, [this](CXCursor member) { add_method(member); });
+  }
+
+  static std::string canonical_spelling(CXType type) { return type_spelling(clang_getCanonicalType(type)); }
 
   // The types a signature reaches are part of the ABI: record each one declared in a stable tree.
   void reach(CXType type) {
@@ -196,13 +201,22 @@ class DeclarationExtractor {
   // A struct of torch/headeronly that holds data (c10::Float8_e5m2, c10::qint8): an extension's inline
   // code and libtorch's kernels share its layout through tensors' data even where no shim signature
   // names it, so its members, size and alignment are recorded as for a reached struct. Helpers of
-  // metaprogramming (no data member) and structs of detail namespaces are left out.
-  void add_header_only_struct(CXCursor cursor) {
+  // metaprogramming (no data member) and structs of detail namespaces are left out. A class of
+  // torch/csrc/stable that holds data (torch::stable::Tensor, Generator, detail::StableLibrary) is
+  // compiled into the extension with the layout of the headers it was built with, and its objects
+  // cross into code compiled with other headers (a library's inline functions, another extension):
+  // recorded too, its detail classes included (the registration macros build a StableLibrary).
+  void add_data_struct(CXCursor cursor) {
     HeaderPosition position = unit_.position_of(cursor);
-    if (!position.header.starts_with("torch/headeronly/") || !clang_isCursorDefinition(cursor)) return;
+    bool stable_class = position.header.starts_with("torch/csrc/stable/");
+    if (!stable_class && !position.header.starts_with("torch/headeronly/")) return;
+    if (!clang_isCursorDefinition(cursor)) return;
     if (cursor_spelling(cursor).empty()) return;  // an anonymous struct is its enclosing declaration's
+    // A class of an anonymous namespace (2.9's StableLibrary) is each translation unit's own.
+    if (type_spelling(clang_getCursorType(cursor)).starts_with("(anonymous")) return;
     std::string name = qualified_name(cursor);
-    if (name.find("detail::") != std::string::npos || name.find("impl::") != std::string::npos) return;
+    if (!stable_class && (name.find("detail::") != std::string::npos || name.find("impl::") != std::string::npos))
+      return;
     CXType type = clang_getCursorType(cursor);
     if (clang_Type_getSizeOf(type) < 0) return;
     bool has_field = false;
@@ -275,18 +289,6 @@ class DeclarationExtractor {
     found_.try_emplace(
         {DeclarationKind::Struct, name},
         ShimDeclaration{name, DeclarationKind::Struct, signature, position.header, position.line, "", {}});
-  }
-
-  // "c10::complex": the enclosing namespaces and classes of a declaration, outermost first.
-  static std::string qualified_name(CXCursor cursor) {
-    std::string name = cursor_spelling(cursor);
-    for (CXCursor parent = clang_getCursorSemanticParent(cursor);
-         !clang_Cursor_isNull(parent) && clang_getCursorKind(parent) != CXCursor_TranslationUnit;
-         parent = clang_getCursorSemanticParent(parent)) {
-      std::string scope = cursor_spelling(parent);
-      if (!scope.empty()) name = scope + "::" + name;
-    }
-    return name;
   }
 
   // The release macros, and every other object-like macro whose value may be an integer constant

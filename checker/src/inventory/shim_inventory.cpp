@@ -16,13 +16,14 @@
 namespace abicheck {
 namespace {
 
-constexpr std::array<std::pair<DeclarationKind, std::string_view>, 6> kKindNames{{
+constexpr std::array<std::pair<DeclarationKind, std::string_view>, 7> kKindNames{{
     {DeclarationKind::Function, "function"},
     {DeclarationKind::Struct, "struct"},
     {DeclarationKind::Enum, "enum"},
     {DeclarationKind::EnumConstant, "enum_constant"},
     {DeclarationKind::Typedef, "typedef"},
     {DeclarationKind::Macro, "macro"},
+    {DeclarationKind::Method, "method"},
 }};
 
 }  // namespace

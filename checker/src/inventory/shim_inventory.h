@@ -11,8 +11,11 @@
 
 namespace abicheck {
 
-// What one declaration of the stable surface is.
-enum class DeclarationKind { Function, Struct, Enum, EnumConstant, Typedef, Macro };
+// What one declaration of the stable surface is. A Method is C++ an extension calls in the headers
+// themselves (a member function or constructor of a torch::stable or torch::headeronly class, or a
+// free wrapper function there): compiled into the extension, so no library exports it, but a build
+// that targets a release needs it visible there.
+enum class DeclarationKind { Function, Struct, Enum, EnumConstant, Typedef, Macro, Method };
 
 std::string_view to_string(DeclarationKind kind);
 std::optional<DeclarationKind> declaration_kind_from_string(std::string_view text);
@@ -20,14 +23,16 @@ std::optional<DeclarationKind> declaration_kind_from_string(std::string_view tex
 // One declaration of the stable surface (the C shim, torch/headeronly, torch/csrc/stable) of one
 // torch release, as a C++ front end saw it.
 struct ShimDeclaration {
-  std::string name;  // "aoti_torch_empty_strided", "AtenTensorOpaque", "TORCH_VERSION_2_10_0"
+  // "aoti_torch_empty_strided", "AtenTensorOpaque", "TORCH_VERSION_2_10_0"; a Method's name holds its
+  // parameter types, so that overloads are different declarations: "torch::stable::Tensor::size(long) const"
+  std::string name;
   DeclarationKind kind = DeclarationKind::Function;
   std::string signature;  // full C signature, or the macro's value, or the enum constant's value
   std::string header;     // relative to the include dir: "torch/csrc/stable/c/shim.h"
   int line = 0;
   std::string backend;  // "" when visible on every backend, else the define it needs: "USE_CUDA"
   TorchVersion since;   // the oldest TORCH_TARGET_VERSION at which it is visible
-  // Functions: the type as the ABI sees it, canonical types and no parameter names
+  // Functions and Methods: the type as the ABI sees it, canonical types and no parameter names
   // ("int (AtenTensorOpaque *, long *)"), so that a renamed parameter or int64_t spelled `long` is
   // the same function. Empty for other kinds (and in baselines written before it was recorded).
   std::string abi_type;

@@ -14,7 +14,7 @@ constexpr LintRule kRule{"H001", "guard-too-weak", LintSeverity::Error,
 void check(const HeaderLintInput& input, const LintRule& rule, DiagnosticSink& sink) {
   auto first = first_shipped_releases(input.earlier);
   for (const auto& d : input.candidate.declarations) {
-    if (!is_targeted(d) || is_unguarded_macro(d)) continue;
+    if (!is_targeted(d) || is_unguarded_macro(d) || is_compiled_in_cpp(d)) continue;
     auto shipped = first.find(key_of(d));
     if (shipped == first.end() || d.since >= shipped->second || input.moved_in.contains(key_of(d))) continue;
     sink.report(rule, position_of(input, d),

@@ -27,8 +27,8 @@ void check(const HeaderLintInput& input, const LintRule& rule, DiagnosticSink& s
   auto first = first_shipped_releases(input.earlier);
   TorchVersion own = input.candidate.release.minor_release();
   for (const auto& d : input.candidate.declarations) {
-    if (!is_targeted(d) || is_unguarded_macro(d) || first.contains(key_of(d)) || d.since == own ||
-        input.moved_in.contains(key_of(d)) || is_enumerator_of_shipped_enum(d, first)) {
+    if (!is_targeted(d) || is_unguarded_macro(d) || is_compiled_in_cpp(d) || first.contains(key_of(d)) ||
+        d.since == own || input.moved_in.contains(key_of(d)) || is_enumerator_of_shipped_enum(d, first)) {
       continue;
     }
     sink.report(rule, position_of(input, d),

@@ -1,0 +1,103 @@
+#include "inventory/stable_methods.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <vector>
+
+#include "inventory/stable_header_tree.h"
+
+namespace abicheck {
+namespace {
+
+bool is_class(CXCursorKind kind) {
+  return kind == CXCursor_ClassDecl || kind == CXCursor_StructDecl || kind == CXCursor_ClassTemplate ||
+         kind == CXCursor_ClassTemplatePartialSpecialization;
+}
+
+// "<typename, int>": what a template's parameters are, not their names.
+std::string template_parameters(CXCursor cursor) {
+  if (clang_getCursorKind(cursor) != CXCursor_FunctionTemplate) return "";
+  std::vector<std::string> kinds;
+  for_each_child(cursor, [&](CXCursor child) {
+    switch (clang_getCursorKind(child)) {
+      case CXCursor_TemplateTypeParameter: kinds.emplace_back("typename"); break;
+      case CXCursor_NonTypeTemplateParameter:
+        kinds.push_back(parameter_abi_spelling(clang_getCursorType(child)));
+        break;
+      case CXCursor_TemplateTemplateParameter: kinds.emplace_back("template"); break;
+      default: break;
+    }
+  });
+  return fmt::format("<{}>", fmt::join(kinds, ", "));
+}
+
+std::string qualifiers(CXCursor cursor) {
+  std::string text;
+  if (clang_CXXMethod_isConst(cursor)) text += " const";
+  switch (clang_Type_getCXXRefQualifier(clang_getCursorType(cursor))) {
+    case CXRefQualifier_LValue: text += " &"; break;
+    case CXRefQualifier_RValue: text += " &&"; break;
+    default: break;
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string qualified_name(CXCursor cursor) {
+  std::string name = cursor_spelling(cursor);
+  for (CXCursor parent = clang_getCursorSemanticParent(cursor);
+       !clang_Cursor_isNull(parent) && clang_getCursorKind(parent) != CXCursor_TranslationUnit;
+       parent = clang_getCursorSemanticParent(parent)) {
+    std::string scope = cursor_spelling(parent);
+    if (!scope.empty()) name = scope + "::" + name;
+  }
+  return name;
+}
+
+std::optional<ShimDeclaration> stable_method(const ClangTranslationUnit& unit, CXCursor cursor) {
+  CXCursorKind kind = clang_getCursorKind(cursor);
+  if (kind != CXCursor_CXXMethod && kind != CXCursor_Constructor && kind != CXCursor_ConversionFunction &&
+      kind != CXCursor_FunctionDecl && kind != CXCursor_FunctionTemplate) {
+    return std::nullopt;
+  }
+  HeaderPosition position = unit.position_of(cursor);
+  if (!is_stable_header(position.header)) return std::nullopt;
+  CXCursor parent = clang_getCursorSemanticParent(cursor);
+  // An out-of-line definition (tensor_inl.h's Tensor::scalar_type): the class's declaration stands for it.
+  if (!clang_equalCursors(parent, clang_getCursorLexicalParent(cursor))) return std::nullopt;
+  bool member = is_class(clang_getCursorKind(parent));
+  std::string scope = qualified_name(parent);
+  // c10's own classes and the C shims (global, extern "C") are not this surface.
+  if (!scope.starts_with("torch::")) return std::nullopt;
+  if (!member && (scope.find("::detail") != std::string::npos || scope.find("::impl") != std::string::npos))
+    return std::nullopt;
+  if (clang_getCursorAvailability(cursor) == CXAvailability_NotAvailable) return std::nullopt;  // = delete
+  CX_CXXAccessSpecifier access = clang_getCXXAccessSpecifier(cursor);
+  if (access == CX_CXXPrivate || access == CX_CXXProtected) return std::nullopt;
+
+  std::vector<std::string> types, spelled;
+  for_each_child(cursor, [&](CXCursor child) {
+    if (clang_getCursorKind(child) != CXCursor_ParmDecl) return;
+    CXType type = clang_getCursorType(child);
+    types.push_back(parameter_abi_spelling(type));
+    std::string name = cursor_spelling(child);
+    spelled.push_back(type_spelling(type) + (name.empty() ? "" : " " + name));
+  });
+  std::string callee = scope + "::" + cursor_spelling(cursor) + template_parameters(cursor);
+  std::string tail = qualifiers(cursor);
+  bool is_static = clang_CXXMethod_isStatic(cursor) != 0;
+  CXType result = clang_getCursorResultType(cursor);
+  bool has_result = kind != CXCursor_Constructor && kind != CXCursor_ConversionFunction;
+  std::string name = fmt::format("{}({}){}", callee, fmt::join(types, ", "), tail);
+  std::string signature =
+      fmt::format("{}{}{}({}){}", is_static ? "static " : "", has_result ? type_spelling(result) + " " : "", callee,
+                  fmt::join(spelled, ", "), tail);
+  std::string abi_type =
+      fmt::format("{}{}({}){}", is_static ? "static " : "",
+                  has_result ? type_spelling(clang_getCanonicalType(result)) + " " : "", fmt::join(types, ", "), tail);
+  return ShimDeclaration{name, DeclarationKind::Method, signature, position.header, position.line, "", {}, abi_type};
+}
+
+}  // namespace abicheck
