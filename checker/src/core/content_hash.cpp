@@ -30,13 +30,12 @@ ContentHash& ContentHash::add_file(const std::filesystem::path& file, const std:
   return add(bytes);
 }
 
-ContentHash& ContentHash::add_tree(const std::filesystem::path& directory, std::string_view skip) {
+ContentHash& ContentHash::add_tree(const std::filesystem::path& directory) {
   std::vector<std::filesystem::path> files;
   if (!std::filesystem::is_directory(directory)) return add("<no " + directory.generic_string() + ">");
   for (auto it = std::filesystem::recursive_directory_iterator(directory);
        it != std::filesystem::recursive_directory_iterator(); ++it) {
-    const bool skipped = it.depth() == 0 && !skip.empty() && it->path().filename() == skip;
-    if (skipped || it->path().filename() == "__pycache__") {
+    if (it->path().filename() == "__pycache__") {
       it.disable_recursion_pending();
       continue;
     }

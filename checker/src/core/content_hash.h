@@ -14,8 +14,8 @@ class ContentHash {
   ContentHash& add(std::string_view text);
   // The file's relative name (to `base`) and its bytes, so renames count as changes.
   ContentHash& add_file(const std::filesystem::path& file, const std::filesystem::path& base);
-  // Every regular file under `directory`, in sorted order; `skip` names a top-level entry to leave out.
-  ContentHash& add_tree(const std::filesystem::path& directory, std::string_view skip = {});
+  // Every regular file under `directory`, in sorted order.
+  ContentHash& add_tree(const std::filesystem::path& directory);
   std::string hex() const;
   std::uint64_t value() const { return state_; }
 
