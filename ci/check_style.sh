@@ -2,14 +2,19 @@
 # The style checks of the tree, run by the tests (ctest Style.*) and by hand:
 #   ci/check_style.sh format          clang-format (.clang-format) on every tracked C++ file of checker/
 #                                     and kernels/; prints the files that differ, exit 1 when any does
-#   ci/check_style.sh tidy [--full] BUILD_DIR
+#   ci/check_style.sh tidy [--full | --record] BUILD_DIR
 #                                     clang-tidy (.clang-tidy) on every .cpp of checker/, with BUILD_DIR's
 #                                     compile_commands.json; exit 1 on any finding. Each file's result is
 #                                     cached (ci/tidy_cached.py: keyed by the file, its headers, its compile
 #                                     command, .clang-tidy and clang-tidy's version), so only what changed
-#                                     is checked again; --full (or TORCH_ABI_CHECK_TIDY_FULL=1) checks all
+#                                     is checked again; --full (or TORCH_ABI_CHECK_TIDY_FULL=1) checks all.
+#                                     ci/tidy-results.json carries the results with the repository, so that
+#                                     a new machine checks only what changed since they were recorded:
+#                                     --record writes it (run it before a commit that changes C++)
 #   ci/check_style.sh workflows       zizmor (GitHub Actions security linter) on ci/workflows/*.yml and
 #                                     ci/action.yml, offline; exit 1 on any finding at medium or above
+#   ci/check_style.sh conflicts       no tracked file holds a merge's conflict markers (one landed once,
+#                                     in bench/RESULTS.md, where no compiler would have noticed)
 #   ci/check_style.sh fix             rewrites the files clang-format would change
 # Exit 2 when a tool or the build's compile commands are missing.
 set -euo pipefail
@@ -60,6 +65,7 @@ case "${1:-}" in
     shift
     full=()
     if [[ ${1:-} == --full ]]; then full=(--full); shift; fi
+    if [[ ${1:-} == --record ]]; then full=(--record); shift; fi
     if [[ ${TORCH_ABI_CHECK_TIDY_FULL:-} == 1 ]]; then full=(--full); fi
     build_dir=${1:-build}
     if [[ ! -f $build_dir/compile_commands.json ]]; then
@@ -72,7 +78,7 @@ case "${1:-}" in
     cache_dir="${XDG_CACHE_HOME:-$HOME/.cache}/torch-abi-check/tidy"
     status=0
     python3 ci/tidy_cached.py --clang-tidy "$clang_tidy" --build-dir "$build_dir" --cache-dir "$cache_dir" \
-      --jobs "$(nproc)" "${full[@]}" "${files[@]}" >"$log" || status=$?
+      --ledger ci/tidy-results.json --jobs "$(nproc)" "${full[@]}" "${files[@]}" >"$log" || status=$?
     if ((status != 0)); then exit 2; fi
     # A finding names its check; clang 14 (which clang-tidy runs) cannot parse some of GCC 12's C++20
     # library code, and the files where it stops are listed as not fully checked, not as findings.
@@ -91,6 +97,15 @@ case "${1:-}" in
     fi
     echo "check_style: ${#files[@]} files pass clang-tidy"
     ;;
+  conflicts)
+    # Markers as git writes them: 7 characters at the start of a line, a space and a name after the
+    # outer two. A Markdown rule of '=' signs alone is no marker unless it is exactly 7 long.
+    if git grep -nE '^(<<<<<<< |>>>>>>> |=======$)' -- . ':!*.png'; then
+      echo "check_style: the lines above are a merge's conflict markers" >&2
+      exit 1
+    fi
+    echo "check_style: no conflict markers"
+    ;;
   workflows)
     need zizmor "$zizmor"
     # --offline: no GitHub API (no token); the pins are checked for being commit SHAs, not looked up.
@@ -100,7 +115,7 @@ case "${1:-}" in
     fi
     ;;
   *)
-    echo "usage: ci/check_style.sh format | tidy [--full] [BUILD_DIR] | workflows | fix" >&2
+    echo "usage: ci/check_style.sh format | tidy [--full | --record] [BUILD_DIR] | workflows | conflicts | fix" >&2
     exit 2
     ;;
 esac

@@ -9,11 +9,19 @@ header re-checks exactly the files that include it. A file whose headers ninja d
 built yet, or built before its last change) is always checked. --full checks every file. Paths of
 the checkout and the build folder are kept as placeholders, so a clone elsewhere reuses the results.
 
+The ledger (--ledger, committed as ci/tidy-results.json) is the same cache carried by the repository:
+each file's key and output as of the last `--record`. A new machine, whose cache is empty, checks only
+the files whose key differs from the ledger's: what changed since it was recorded, not all of them.
+The keys hash the system headers too, so a machine with other compilers' headers checks everything.
+--record rewrites the ledger with every file's key and output after the run.
+
 Prints the outputs, cached and new, one after the other (ci/check_style.sh judges them) and, on
 stderr, how many files were checked and how many came from the cache.
 
-Usage: tidy_cached.py --clang-tidy EXE --build-dir DIR --cache-dir DIR [--jobs N] [--full] FILE...
-Exit: 0 (findings are in the output), 2 when a file has no compile command or clang-tidy is killed.
+Usage: tidy_cached.py --clang-tidy EXE --build-dir DIR --cache-dir DIR [--ledger FILE [--record]]
+                      [--jobs N] [--full] FILE...
+Exit: 0 (findings are in the output), 2 when a file has no compile command, clang-tidy is killed or the
+ledger cannot be read.
 """
 
 import argparse
@@ -38,6 +46,30 @@ def sha256_of_file(path: Path, memo: dict[Path, str]) -> str:
         except OSError:
             memo[path] = "missing"
     return memo[path]
+
+
+class LedgerError(Exception):
+    pass
+
+
+def read_ledger(path: Path | None) -> dict[str, tuple[str, str]]:
+    """The ledger's entries: a file's path (relative to the checkout) to its key and portable output."""
+    if path is None or not path.is_file():
+        return {}
+    try:
+        entries = json.loads(path.read_text())
+        return {str(file): (str(key), str(output)) for file, (key, output) in entries.items()}
+    except (ValueError, TypeError, AttributeError) as error:
+        raise LedgerError(f"tidy: {path}: not a ledger of clang-tidy results ({error}); `ci/check_style.sh tidy "
+                          "--record` writes it again") from error
+
+
+def write_ledger(path: Path, entries: dict[str, tuple[str, str]]) -> None:
+    """One line per file, sorted, so that two branches touching other files merge without a conflict."""
+    lines = [f"{json.dumps(file)}: {json.dumps([key, output])}" for file, (key, output) in sorted(entries.items())]
+    partial = path.with_suffix(f".{os.getpid()}.tmp")
+    partial.write_text("{\n" + ",\n".join(lines) + "\n}\n")
+    partial.replace(path)
 
 
 def compile_commands(build_dir: Path) -> dict[Path, dict]:
@@ -84,6 +116,8 @@ def main() -> int:
     parser.add_argument("--cache-dir", type=Path, required=True)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--full", action="store_true", help="check every file, cached or not")
+    parser.add_argument("--ledger", type=Path, help="the results carried by the repository (read; --record writes)")
+    parser.add_argument("--record", action="store_true", help="write every file's key and output to --ledger")
     parser.add_argument("files", nargs="+", type=Path)
     args = parser.parse_args()
 
@@ -98,12 +132,34 @@ def main() -> int:
     def local(text: str) -> str:
         return text.replace("@BUILD@", str(build_dir)).replace("@ROOT@", str(root))
 
+    if args.record and args.ledger is None:
+        parser.error("--record needs --ledger")
+    try:
+        ledger = read_ledger(args.ledger)
+    except LedgerError as error:
+        print(error, file=sys.stderr)
+        return 2
+
     commands = compile_commands(build_dir)
     deps = ninja_deps(build_dir)
+    memo: dict[Path, str] = {}
+
+    def portable_sha256(path: Path) -> str:
+        """A generated header of the build folder may name the checkout (a configured path): hashed with
+        the placeholders, so that another clone's build gives the same key."""
+        if not path.is_relative_to(build_dir):
+            return sha256_of_file(path, memo)
+        if path not in memo:
+            try:
+                memo[path] = hashlib.sha256(portable(path.read_text(errors="surrogateescape")).encode(
+                    errors="surrogateescape")).hexdigest()
+            except OSError:
+                memo[path] = "missing"
+        return memo[path]
+
     version = subprocess.run([args.clang_tidy, "--version"], capture_output=True, text=True, check=True).stdout
     config = Path(".clang-tidy").read_bytes() if Path(".clang-tidy").is_file() else b""
     common = hashlib.sha256(version.encode() + b"\0" + config).hexdigest()
-    memo: dict[Path, str] = {}
 
     keys: dict[Path, str | None] = {}
     for file in args.files:
@@ -113,7 +169,7 @@ def main() -> int:
             return 2
         obj = object_file(entry)
         headers = deps.get(obj) if obj is not None else None
-        if headers is None or args.full:
+        if headers is None:
             keys[file] = None  # what it includes is not known: check it, keep nothing
             continue
         key = hashlib.sha256()
@@ -122,12 +178,25 @@ def main() -> int:
         key.update(sha256_of_file(file, memo).encode())
         # In the order of the portable names: where the checkout sorts among /usr's must not matter.
         for name, header in sorted({portable(str(header)): header for header in headers}.items()):
-            key.update(f"\0{name}\0{sha256_of_file(header, memo)}".encode())
+            key.update(f"\0{name}\0{portable_sha256(header)}".encode())
         keys[file] = key.hexdigest()
 
     args.cache_dir.mkdir(parents=True, exist_ok=True)
     cached = {file: args.cache_dir / f"{key}.log" for file, key in keys.items() if key is not None}
-    to_check = [file for file in args.files if keys[file] is None or not cached[file].is_file()]
+
+    def relative(file: Path) -> str:
+        return str(file.resolve().relative_to(root)) if file.resolve().is_relative_to(root) else str(file)
+
+    # A result the ledger carries for the same key is as good as one of the local cache: copied into it.
+    from_ledger = 0
+    for file, key in keys.items():
+        entry = ledger.get(relative(file))
+        if key is not None and not args.full and not cached[file].is_file() and entry is not None and entry[0] == key:
+            partial = cached[file].with_suffix(f".{os.getpid()}.tmp")
+            partial.write_text(entry[1])
+            partial.replace(cached[file])
+            from_ledger += 1
+    to_check = [file for file in args.files if args.full or keys[file] is None or not cached[file].is_file()]
 
     def check(file: Path) -> tuple[Path, str, int]:
         run = subprocess.run([args.clang_tidy, "-p", str(build_dir), "--quiet", str(file)], capture_output=True,
@@ -152,13 +221,23 @@ def main() -> int:
             outputs[file] = local(cached[file].read_text())
             cached[file].touch()
         sys.stdout.write(outputs[file])
+    if args.record and not killed:
+        if any(key is None for key in keys.values()):
+            print(f"tidy: not recording {args.ledger}: ninja does not know what some files include (build first)",
+                  file=sys.stderr)
+            return 2
+        write_ledger(args.ledger, {relative(file): (keys[file], portable(outputs[file])) for file in args.files})
 
     now = time.time()
     for entry in args.cache_dir.glob("*.log"):
         if now - entry.stat().st_mtime > STALE_SECONDS:
             entry.unlink(missing_ok=True)
     print(f"tidy: {len(to_check)} of {len(args.files)} files checked ({time.monotonic() - started:.0f} s), "
-          f"{len(args.files) - len(to_check)} unchanged from the cache {args.cache_dir}", file=sys.stderr)
+          f"{len(args.files) - len(to_check)} unchanged from the cache {args.cache_dir} ({from_ledger} of them "
+          f"from the ledger {args.ledger})", file=sys.stderr)
+    if to_check and args.ledger is not None and not args.record:
+        print(f"tidy: `ci/check_style.sh tidy --record` keeps these results in {args.ledger}, so that a new machine "
+              "does not check the files again", file=sys.stderr)
     for line in killed:
         print(line, file=sys.stderr)
     return 2 if killed else 0

@@ -132,11 +132,7 @@ void run_release_cells(const StoredRelease& release, std::vector<PendingCell>& p
       std::chrono::seconds(static_cast<long>(options.cell_timeout_s * static_cast<double>(pending.size()) + 180));
   std::map<std::string, std::string> environment = python_environment();
   if (!setuptools.empty()) environment.emplace("TORCH_ABI_CHECK_SETUPTOOLS_DIR", setuptools.string());
-  // Inductor's vector-ISA probe, which 2.10 to 2.12 run when a package loads (per ISA a compile and a
-  // subprocess that imports torch, again in every fresh process), asks this machine's CPU, not the
-  // package: a failed probe only narrows the ISA and loading goes on. Trusting /proc/cpuinfo's flags
-  // instead saves 40 to 70 s a cell there (bench/RESULTS.md) and changes nothing a cell observes.
-  environment.emplace("TORCHINDUCTOR_VEC_ISA_OK", "1");
+  environment.merge(vector_isa_trust_environment());
   ProcessResult run = run_process(
       {.argv = {release.python.string(), cells_script().string(), "--cells", (run_dir / "cells.json").string()},
        .extra_env = environment,
@@ -241,6 +237,8 @@ std::set<std::string> AotiResult::shims_reached() const {
   for (const auto& package : packages) shims.insert(package.shims.begin(), package.shims.end());
   return shims;
 }
+
+std::map<std::string, std::string> vector_isa_trust_environment() { return {{"TORCHINDUCTOR_VEC_ISA_OK", "1"}}; }
 
 fs::path default_aoti_cache_dir() { return user_cache_dir() / "aoti"; }
 

@@ -13,6 +13,7 @@
 #include "audit/audit_fixture_support.h"
 #include "core/process.h"
 #include "store/release_store.h"
+#include "support/build_paths.h"
 #include "support/cli.h"
 
 namespace abicheck {
@@ -146,6 +147,7 @@ TEST_F(AotiPackages, TheCustomOpModelCallsTheExtensionThroughTheProxyExecutorAsA
                                 package["file"].get<std::string>(), extension,
                                 (fs::path(TORCH_ABI_CHECK_FIXTURES).parent_path() / "kernels" / "aoti").string(),
                                 setuptools.string()},
+                       .extra_env = vector_isa_trust_environment(),
                        .working_dir = kCache,
                        .timeout = std::chrono::minutes(5)});
       ASSERT_TRUE(fresh.succeeded()) << fresh.output;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/process.h"
+#include "support/build_paths.h"
 
 namespace abicheck {
 namespace {

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "audit/audit_fixture_support.h"
+#include "support/build_paths.h"
 #include "support/scoped_today.h"
 
 namespace abicheck::testing {

@@ -5,6 +5,7 @@
 
 #include "audit/elf_reader.h"
 #include "audit/mapped_file.h"
+#include "support/build_paths.h"
 
 namespace abicheck {
 namespace {

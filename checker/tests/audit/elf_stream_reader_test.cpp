@@ -19,6 +19,7 @@
 #include "audit/entry_stream.h"
 #include "audit/wheel_reader.h"
 #include "core/process.h"
+#include "support/build_paths.h"
 
 namespace abicheck {
 namespace {

@@ -16,6 +16,7 @@
 #include "baseline/release_history.h"
 #include "core/process.h"
 #include "core/scoped_temp_dir.h"
+#include "support/build_paths.h"
 #include "support/build_step.h"
 
 namespace abicheck::testing {

@@ -15,6 +15,7 @@
 #include "matrix/kernel_build.h"
 #include "matrix/matrix_spec.h"
 #include "store/release_store.h"
+#include "support/build_paths.h"
 #include "support/cli.h"
 
 namespace abicheck::testing {

@@ -13,6 +13,7 @@
 #include "core/file_text.h"
 #include "core/process.h"
 #include "core/scoped_temp_dir.h"
+#include "support/build_paths.h"
 #include "support/build_step.h"
 #include "support/cli.h"
 

@@ -14,6 +14,7 @@
 #include "core/process.h"
 #include "core/project_paths.h"
 #include "store/release_store.h"
+#include "support/build_paths.h"
 #include "support/cli.h"
 
 namespace abicheck::testing {

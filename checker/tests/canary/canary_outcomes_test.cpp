@@ -10,6 +10,7 @@
 
 #include "core/process.h"
 #include "store/release_store.h"
+#include "support/build_paths.h"
 #include "support/cli.h"
 
 namespace abicheck {

@@ -13,6 +13,7 @@
 #include <set>
 
 #include "store/release_store.h"
+#include "support/build_paths.h"
 #include "support/cli.h"
 
 namespace abicheck {

@@ -19,6 +19,7 @@
 #include "core/process.h"
 #include "core/project_paths.h"
 #include "store/release_store.h"
+#include "support/build_paths.h"
 #include "support/cli.h"
 
 namespace abicheck {
@@ -66,6 +67,7 @@ TEST_F(PackageCheck, EveryReleaseIsWhatAFreshProcessShowedAndTheBreakNamesItsCau
   for (const auto& release : releases_) {
     ProcessResult loaded = run_process({.argv = {release.python.string(), (kFixtures / "load_fresh.py").string(),
                                                  package_.string(), setuptools.string()},
+                                        .extra_env = vector_isa_trust_environment(),
                                         .working_dir = kCache,
                                         .timeout = std::chrono::minutes(5)});
     ASSERT_TRUE(loaded.succeeded()) << release.version.to_full_string() << ": " << loaded.output;

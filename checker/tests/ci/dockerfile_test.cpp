@@ -7,6 +7,8 @@
 #include <regex>
 #include <sstream>
 
+#include "support/build_paths.h"
+
 namespace abicheck {
 namespace {
 

@@ -12,6 +12,7 @@
 #include "core/process.h"
 #include "core/project_paths.h"
 #include "core/scoped_temp_dir.h"
+#include "support/build_paths.h"
 
 namespace fs = std::filesystem;
 

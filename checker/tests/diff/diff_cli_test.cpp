@@ -7,6 +7,7 @@
 
 #include "core/project_paths.h"
 #include "core/scoped_temp_dir.h"
+#include "support/build_paths.h"
 #include "support/cli.h"
 #include "support/scoped_today.h"
 

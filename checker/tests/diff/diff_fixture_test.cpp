@@ -23,6 +23,7 @@
 #include "diff/diff_judgement.h"
 #include "diff/operator_compare.h"
 #include "diff/suppressions.h"
+#include "support/build_paths.h"
 
 namespace abicheck {
 namespace {

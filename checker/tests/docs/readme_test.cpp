@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "support/build_paths.h"
 #include "support/cli.h"
 
 namespace abicheck {

@@ -12,6 +12,7 @@
 #include "core/project_paths.h"
 #include "core/tool_error.h"
 #include "matrix/matrix_runner.h"
+#include "support/build_paths.h"
 
 namespace abicheck {
 namespace {

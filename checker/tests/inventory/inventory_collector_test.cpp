@@ -5,6 +5,7 @@
 #include "core/tool_error.h"
 #include "inventory/stable_header_tree.h"
 #include "store/release_store.h"
+#include "support/build_paths.h"
 
 namespace abicheck {
 namespace {

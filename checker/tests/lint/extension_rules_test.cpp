@@ -13,6 +13,7 @@
 #include "lint/extension/extension_sources.h"
 #include "lint/lint_expectations.h"
 #include "store/release_store.h"
+#include "support/build_paths.h"
 
 namespace abicheck {
 

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "core/tool_error.h"
+#include "support/build_paths.h"
 
 namespace abicheck {
 namespace {

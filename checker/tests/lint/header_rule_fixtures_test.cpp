@@ -8,6 +8,7 @@
 #include "lint/headers/header_lint_input.h"
 #include "lint/headers/header_rules.h"
 #include "lint/lint_expectations.h"
+#include "support/build_paths.h"
 
 namespace abicheck {
 

@@ -8,6 +8,7 @@
 
 #include "core/process.h"
 #include "lint/extension/extension_rules.h"
+#include "support/build_paths.h"
 #include "support/cli.h"
 
 namespace abicheck {

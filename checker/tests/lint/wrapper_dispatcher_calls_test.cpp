@@ -9,6 +9,7 @@
 #include "lint/extension/extension_parser.h"
 #include "lint/extension/extension_sources.h"
 #include "store/release_store.h"
+#include "support/build_paths.h"
 
 namespace abicheck {
 namespace {

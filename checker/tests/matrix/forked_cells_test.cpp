@@ -9,6 +9,7 @@
 
 #include "core/process.h"
 #include "core/project_paths.h"
+#include "support/build_paths.h"
 
 namespace abicheck {
 namespace {

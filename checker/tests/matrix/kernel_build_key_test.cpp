@@ -11,6 +11,7 @@
 
 #include "core/scoped_temp_dir.h"
 #include "matrix/kernel_build.h"
+#include "support/build_paths.h"
 
 namespace abicheck {
 namespace {

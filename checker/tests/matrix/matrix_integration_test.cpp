@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "store/release_store.h"
+#include "support/build_paths.h"
 #include "support/cli.h"
 
 namespace abicheck {

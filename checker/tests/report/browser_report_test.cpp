@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "report/headless_chromium.h"
+#include "support/build_paths.h"
 #include "support/cli.h"
 
 namespace abicheck {

@@ -16,6 +16,7 @@
 #include "core/project_paths.h"
 #include "report/headless_chromium.h"
 #include "store/release_store.h"
+#include "support/build_paths.h"
 #include "support/cli.h"
 
 namespace abicheck {

@@ -11,6 +11,7 @@
 
 #include "core/process.h"
 #include "store/release_store.h"
+#include "support/build_paths.h"
 #include "support/cli.h"
 
 namespace fs = std::filesystem;

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "core/project_paths.h"
+#include "support/build_paths.h"
 
 namespace abicheck::testing {
 namespace {
