@@ -786,13 +786,18 @@ def probe_source(headers, statements, keep=None, fingerprint=False):
 
 
 def configurations(newest):
+    """Every way an extension compiles the headers: no target or each target 2.9 ... newest, each without and
+    with the backend defines. (Until issue 28's surface4 the backends were compiled only without a target
+    and at the newest: a CUDA shim put under the newest guard, hidden from CUDA builds at 2.10 ... 2.14,
+    looked neutral to the probe; g++ and clang++ confirm the break at target 2.12 with USE_CUDA.)"""
     configs = [("none", [])]
     for minor in range(9, newest[1] + 1):
         version = (2 << 56) | (minor << 48)
         configs.append((f"2.{minor}", [f"-DTORCH_TARGET_VERSION=0x{version:016X}", "-DTORCH_STABLE_ONLY"]))
     configs.append(("none+backends", BACKENDS))
-    version = (2 << 56) | (newest[1] << 48)
-    configs.append((f"2.{newest[1]}+backends", [f"-DTORCH_TARGET_VERSION=0x{version:016X}", "-DTORCH_STABLE_ONLY",
+    for minor in range(9, newest[1] + 1):
+        version = (2 << 56) | (minor << 48)
+        configs.append((f"2.{minor}+backends", [f"-DTORCH_TARGET_VERSION=0x{version:016X}", "-DTORCH_STABLE_ONLY",
                                                  *BACKENDS]))
     return configs
 
@@ -1251,6 +1256,10 @@ def main():
         t0 = time.monotonic()
         classes = probe.classify_batch(tree, tag, batch)
         t1 = time.monotonic()
+        # A fingerprint program that fails (one mutant's header no longer compiles) leaves every mutant of the
+        # batch without fingerprints and gives each that mutant's error: the batch is probed one at a time.
+        if len(batch) > 1 and any("fingerprint program" in why for _, reasons in classes for _, why in reasons):
+            return [o for i, m in enumerate(batch) for o in run_batch([m], f"{tag}-{i}")]
         if args.probe_only:
             new, errors = set(), []
         elif scoped:
