@@ -1178,6 +1178,9 @@ def main():
     parser.add_argument("--batches", type=int, default=0, help="run only the first N batches of the draw")
     parser.add_argument("--check", action="store_true",
                         help="exit 1 when a breaking mutant is missed, a neutral one flagged or a tool exits 2")
+    parser.add_argument("--select", default="",
+                        help="only the mutants a --json of an earlier run with the same draw lists (by operator, header "
+                             "and symbol), e.g. those its probe called neutral, probed again")
     parser.add_argument("--rerun", default="",
                         help="run again the mutants that a --json of an earlier run says were missed, flagged "
                              "while neutral or refused (exit 2), found by operator, header and symbol")
@@ -1209,10 +1212,10 @@ def main():
         mutants = [m for m in mutants if m["header"].startswith(args.under)]
     if args.sample or args.per_operator:
         mutants = sample(mutants, args.sample, args.seed, args.per_operator)
-    if args.rerun:
-        failed = {(o["operator"], o["header"], o["symbol"]) for o in json.loads(Path(args.rerun).read_text())
-                  if wrongly_scored(o)}
-        mutants = [m for m in mutants if (m["operator"], m["header"], m["symbol"]) in failed]
+    for listed, keep in ((args.rerun, wrongly_scored), (args.select, lambda o: True)):
+        if listed:
+            chosen = {(o["operator"], o["header"], o["symbol"]) for o in json.loads(Path(listed).read_text()) if keep(o)}
+            mutants = [m for m in mutants if (m["operator"], m["header"], m["symbol"]) in chosen]
     if args.list:
         for m in mutants:
             print(f"{m['operator']:28} {m['header']:60} {m['symbol']}")
