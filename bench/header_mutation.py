@@ -38,7 +38,10 @@ one precompiled header, and the original's side of each scope is observed once; 
 `diff`, `lint headers`: libclang parses of the whole tree at every target) costs the same for any
 mutant, so --batch plants several mutants of headers with disjoint scopes in one tree and runs the
 probe and the tool once for them all (a finding belongs to the mutant whose scope holds the header it
-is about).
+is about). A stratified draw (--per-operator N) runs in N rounds, one mutant of every operator a round,
+batched round by round, so that a run stopped by --time-limit has scored every operator about equally. A
+batch of mutants of generated headers that no other header reaches is probed with all those headers, so
+that the original's side of all such batches is observed once.
 
 --scoped cuts the tool's cost further: the tool reads only the part of the tree a batch can change (the
 stable headers of its scopes and what they include; see ScopedTool), and `diff` runs from two baselines,
@@ -46,6 +49,7 @@ the mutant's and that of the same cut of the original, built once per cut and re
 
 usage: bench/header_mutation.py [--build BUILD] [--sample N | --per-operator N] [--seed S] [--batch N]
                                 [--scoped] [--operators OP1,OP2] [--keep DIR] [--probe-only] [--list]
+                                [--json FILE] [--time-limit S] [--rerun FILE]
   (no --sample or --per-operator: every mutant, the full run)
   --sample N   N mutants drawn with the seed, round robin over the operators
   --per-operator N  N mutants of each operator drawn with the seed (a stratified sample)
@@ -53,6 +57,12 @@ usage: bench/header_mutation.py [--build BUILD] [--sample N | --per-operator N] 
   --scoped     run the tool on the tree cut to the batch's scopes, compared with the same cut of the original
   --probe-only classify only (no tool runs): how many mutants each operator makes, and their classes
   --list       print the mutants (operator, header, symbol) and stop
+  --json FILE  every mutant's outcome (class, findings, the probe's and each tool step's seconds), after each batch
+  --time-limit S  start no batch after S seconds
+  --under PATH    only mutants of headers under PATH;  --batches N  only the first N batches of the draw
+  --check         exit 1 when a breaking mutant is missed, a neutral one flagged or a tool exits 2 (a test)
+  --rerun FILE    only the mutants FILE (a --json of an earlier run with the same draw) has as missed,
+                  flagged while neutral or refused with exit 2
 """
 import argparse
 import collections
@@ -776,13 +786,18 @@ def probe_source(headers, statements, keep=None, fingerprint=False):
 
 
 def configurations(newest):
+    """Every way an extension compiles the headers: no target or each target 2.9 ... newest, each without and
+    with the backend defines. (Until issue 28's surface4 the backends were compiled only without a target
+    and at the newest: a CUDA shim put under the newest guard, hidden from CUDA builds at 2.10 ... 2.14,
+    looked neutral to the probe; g++ and clang++ confirm the break at target 2.12 with USE_CUDA.)"""
     configs = [("none", [])]
     for minor in range(9, newest[1] + 1):
         version = (2 << 56) | (minor << 48)
         configs.append((f"2.{minor}", [f"-DTORCH_TARGET_VERSION=0x{version:016X}", "-DTORCH_STABLE_ONLY"]))
     configs.append(("none+backends", BACKENDS))
-    version = (2 << 56) | (newest[1] << 48)
-    configs.append((f"2.{newest[1]}+backends", [f"-DTORCH_TARGET_VERSION=0x{version:016X}", "-DTORCH_STABLE_ONLY",
+    for minor in range(9, newest[1] + 1):
+        version = (2 << 56) | (minor << 48)
+        configs.append((f"2.{minor}+backends", [f"-DTORCH_TARGET_VERSION=0x{version:016X}", "-DTORCH_STABLE_ONLY",
                                                  *BACKENDS]))
     return configs
 
@@ -857,13 +872,21 @@ class Probe:
         self.work, self.jobs, self.header_of = work, jobs, header_of
         self.reaching = includers(pristine, headers)
         self.originals = {}
+        # The generated headers that no other stable header reaches: a batch of mutants of those alone is
+        # probed with all of them, so that the original's side of every such batch is one observation,
+        # made once (a batch's own union would be new for nearly every batch).
+        self.leaves = frozenset(h for h in headers if h.startswith("torch/csrc/inductor/aoti_torch/generated/")
+                                and self.reaching.get(h) == [h])
 
     def scope(self, header):
         return self.reaching.get(header, self.headers)
 
     def original_of(self, scope):
         if scope not in self.originals:
+            started = time.monotonic()
             self.originals[scope] = self.observe(self.pristine, "original-" + str(len(self.originals)), scope)
+            print(f"  (the original's side of {len(scope)} headers probed: {time.monotonic() - started:.1f} s)",
+                  flush=True)
         return self.originals[scope]
 
     def observe(self, include_dir, tag, headers):
@@ -898,7 +921,8 @@ class Probe:
         whose scope holds its declaration's header; a header error to the one whose scope holds the header
         it is in, or to every mutant of the batch when it is in none (a fingerprint program that fails)."""
         scopes = [set(self.scope(m["header"])) for m in batch]
-        union = tuple(sorted(set().union(*scopes)))
+        union = set().union(*scopes)
+        union = tuple(sorted(self.leaves if union <= self.leaves else union))
         original = self.original_of(union)
         mutant = self.observe(include_dir, tag, union)
         results = []
@@ -969,16 +993,22 @@ def build_baseline(cli, tree, baseline, log):
     return baseline if built.returncode == 0 and (baseline / "inventory.json").exists() else None
 
 
-def tool_findings(cli, tree, committed, work, log, built=None):
+def tool_findings(cli, tree, committed, work, log, built=None, timings=None):
     """{(tool, kind, text, header)} of diff and lint headers on a tree, and the tools that exited 2. The header
     is what the finding is about (a diff change's declaration's or the header it names, a diagnostic's
-    file), relative to the tree; None when it is not known. `built`: the tree's baseline, already built."""
+    file), relative to the tree; None when it is not known. `built`: the tree's baseline, already built.
+    `timings` (a dict) gets each step's wall seconds: baseline, diff, lint."""
     found, errors = set(), []
+    timings = {} if timings is None else timings
     baseline = built or work / "baseline"
+    started = time.monotonic()
     new_side = built or build_baseline(cli, tree, baseline, log) or tree
+    timings["baseline"] = round(time.monotonic() - started, 1)
     report = work / "diff.json"
     report.unlink(missing_ok=True)
+    started = time.monotonic()
     proc = run_tool([cli, "diff", committed, new_side, "--json", report], log)
+    timings["diff"] = round(time.monotonic() - started, 1)
     if proc.returncode == 2 or not report.exists():
         errors.append("diff")
     else:
@@ -993,7 +1023,9 @@ def tool_findings(cli, tree, committed, work, log, built=None):
     lint = [cli, "lint", "headers", "--torch", tree, "--json", report]
     if new_side == baseline:
         lint += ["--inventory", baseline / "inventory.json"]
+    started = time.monotonic()
     proc = run_tool(lint, log)
+    timings["lint"] = round(time.monotonic() - started, 1)
     if proc.returncode == 2 or not report.exists():
         errors.append("lint")
     else:
@@ -1075,7 +1107,16 @@ def plant(pristine, tree, mutants):
 
 def make_batches(mutants, probe, size):
     """The mutants in batches of at most `size` whose scopes (the headers that reach each mutated header)
-    are disjoint, so that whatever the probe or the tool says about a header belongs to one mutant."""
+    are disjoint, so that whatever the probe or the tool says about a header belongs to one mutant.
+    Mutants of a stratified draw are batched round by round (see sample), in the rounds' order."""
+    rounds = collections.defaultdict(list)
+    for mutant in mutants:
+        rounds[mutant.get("round", 0)].append(mutant)
+    for number in sorted(rounds):
+        yield from batches_of(rounds[number], probe, size)
+
+
+def batches_of(mutants, probe, size):
     pending = list(mutants)
     while pending:
         batch, used, rest = [], set(), []
@@ -1102,7 +1143,11 @@ def sample(mutants, count, seed, per_operator=0):
     chosen, operators = [], [op for op in OPERATORS if op in by_operator]
     rng.shuffle(operators)
     if per_operator:
-        return [m for op in operators for m in by_operator[op][:per_operator]]
+        # Round by round (the i-th mutant of every operator in round i), so that a run stopped early
+        # (--time-limit) has scored every operator about equally. The mutants are those of the draw
+        # before rounds existed: the same seed draws the same set.
+        return [dict(m, round=i) for i in range(per_operator) for op in operators
+                if i < len(by_operator[op]) for m in [by_operator[op][i]]]
     while len(chosen) < count and any(by_operator.values()):
         for op in operators:
             if by_operator[op] and len(chosen) < count:
@@ -1126,7 +1171,19 @@ def main():
     parser.add_argument("--batch", type=int, default=1,
                         help="plant up to N mutants of headers whose scopes are disjoint in one tree, probed and "
                              "judged by the tool together (default 1: one mutant a tree)")
-    parser.add_argument("--json", default="", help="write every mutant's outcome here")
+    parser.add_argument("--json", default="", help="write every mutant's outcome here (after every batch)")
+    parser.add_argument("--time-limit", type=float, default=0,
+                        help="start no batch after this many seconds; the table covers the batches run")
+    parser.add_argument("--under", default="", help="only mutants of headers under this path of the tree")
+    parser.add_argument("--batches", type=int, default=0, help="run only the first N batches of the draw")
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 when a breaking mutant is missed, a neutral one flagged or a tool exits 2")
+    parser.add_argument("--select", default="",
+                        help="only the mutants a --json of an earlier run with the same draw lists (by operator, header "
+                             "and symbol), e.g. those its probe called neutral, probed again")
+    parser.add_argument("--rerun", default="",
+                        help="run again the mutants that a --json of an earlier run says were missed, flagged "
+                             "while neutral or refused (exit 2), found by operator, header and symbol")
     parser.add_argument("--scoped", action="store_true",
                         help="run the tool on the tree cut to the batch's scopes and the headers they include, "
                              "compared with the same cut of the original (see ScopedTool)")
@@ -1151,8 +1208,14 @@ def main():
     wanted = set(filter(None, args.operators.split(",")))
     if wanted:
         mutants = [m for m in mutants if m["operator"] in wanted]
+    if args.under:
+        mutants = [m for m in mutants if m["header"].startswith(args.under)]
     if args.sample or args.per_operator:
         mutants = sample(mutants, args.sample, args.seed, args.per_operator)
+    for listed, keep in ((args.rerun, wrongly_scored), (args.select, lambda o: True)):
+        if listed:
+            chosen = {(o["operator"], o["header"], o["symbol"]) for o in json.loads(Path(listed).read_text()) if keep(o)}
+            mutants = [m for m in mutants if (m["operator"], m["header"], m["symbol"]) in chosen]
     if args.list:
         for m in mutants:
             print(f"{m['operator']:28} {m['header']:60} {m['symbol']}")
@@ -1181,7 +1244,10 @@ def main():
     scoped = ScopedTool(cli, pristine, headers, work / "scoped", log) if args.scoped else None
     if not args.probe_only and not scoped:
         plant(pristine, tree, [])
-        control, control_errors = tool_findings(cli, tree, committed, work, log)
+        t0, control_timings = time.monotonic(), {}
+        control, control_errors = tool_findings(cli, tree, committed, work, log, timings=control_timings)
+        print(f"the tool on the unmutated tree: {time.monotonic() - t0:.1f} s ({control_timings}); "
+              f"{len(control)} findings", flush=True)
         if control_errors:
             print(f"the unmutated tree gives exit 2 in {control_errors}: no figure")
             return 2
@@ -1189,15 +1255,20 @@ def main():
     def run_batch(batch, tag):
         """Each mutant's outcome; a batch the tool refuses (exit 2) is run again one mutant at a time."""
         plant(pristine, tree, batch)
+        timings = {}
         t0 = time.monotonic()
         classes = probe.classify_batch(tree, tag, batch)
         t1 = time.monotonic()
+        # A fingerprint program that fails (one mutant's header no longer compiles) leaves every mutant of the
+        # batch without fingerprints and gives each that mutant's error: the batch is probed one at a time.
+        if len(batch) > 1 and any("fingerprint program" in why for _, reasons in classes for _, why in reasons):
+            return [o for i, m in enumerate(batch) for o in run_batch([m], f"{tag}-{i}")]
         if args.probe_only:
             new, errors = set(), []
         elif scoped:
             new, errors = scoped.findings(tree, set().union(*(probe.scope(m["header"]) for m in batch)))
         else:
-            found, errors = tool_findings(cli, tree, committed, work, log)
+            found, errors = tool_findings(cli, tree, committed, work, log, timings=timings)
             new = found - control
         if errors and len(batch) > 1:
             return [o for i, m in enumerate(batch) for o in run_batch([m], f"{tag}-{i}")]
@@ -1214,7 +1285,7 @@ def main():
                 mine = {f for f in new if f[3] in scope}
                 outcome.update({"diff": sorted({k for t, k, _, _ in mine if t == "diff"}),
                                 "lint": sorted({k for t, k, _, _ in mine if t == "lint"}),
-                                "errors": errors, "tool_s": round(t2 - t1, 1),
+                                "errors": errors, "tool_s": round(t2 - t1, 1), "tool_steps_s": timings,
                                 "findings": sorted(f"{t} {k}: {x[:200]}" for t, k, x, _ in mine)[:6]})
             outcomes.append(outcome)
         return outcomes
@@ -1222,8 +1293,13 @@ def main():
     outcomes = []
     try:
         batches = list(make_batches(mutants, probe, args.batch))
+        if args.batches:
+            batches = batches[:args.batches]
         print(f"{len(batches)} batches of at most {args.batch} mutants", flush=True)
         for number, batch in enumerate(batches):
+            if args.time_limit and time.monotonic() - started > args.time_limit:
+                print(f"(time limit: {len(batches) - number} batches not run; the table covers the mutants run)")
+                break
             for outcome in run_batch(batch, f"b{number}"):
                 outcomes.append(outcome)
                 tools = "" if args.probe_only else (
@@ -1233,6 +1309,8 @@ def main():
                 print(f"[{len(outcomes)}/{len(mutants)}] {outcome['operator']:27} {outcome['symbol'][:48]:48} "
                       f"{outcome['class']:10} batch {outcome['batch']} probe {outcome['probe_s']} s{tools}   "
                       f"({outcome['why'][:110]})", flush=True)
+            if args.json:
+                Path(args.json).write_text(json.dumps(outcomes, indent=1) + "\n")
     except KeyboardInterrupt:
         print("(interrupted: the table covers the mutants run so far)")
 
@@ -1245,7 +1323,24 @@ def main():
         (work / "commands.log").write_text("\n".join(log))
     else:
         shutil.rmtree(work, ignore_errors=True)
+    if args.check and not args.probe_only:
+        wrong = [o for o in outcomes if wrongly_scored(o)]
+        for o in wrong:
+            print(f"WRONG: {o['operator']} {o['header']} {o['symbol']}: probe {o['class']} ({o['why'][:160]}); "
+                  f"diff {o['diff'] or '-'}, lint {o['lint'] or '-'}, exit 2 in {o['errors'] or '-'}")
+        return 1 if wrong or not outcomes else 0
     return 0
+
+
+# The kinds of change no header rule is about: a macro's value (an extension compiles it in; the diff's
+# macro-value-changed) and same-type parameters swapped with their names (the diff's parameters-swapped).
+NOT_THE_LINTS = {"macro-value-changed", "same-type-params-swapped"}
+
+
+def wrongly_scored(outcome):
+    """A breaking mutant (by the probe) that no tool reported, a neutral one that a tool flagged, or a tool's exit 2."""
+    flagged = bool(outcome.get("diff") or outcome.get("lint"))
+    return bool(outcome.get("errors")) or flagged == (outcome["class"] == "neutral")
 
 
 def score_table(outcomes, probe_only):
@@ -1278,6 +1373,8 @@ def score_table(outcomes, probe_only):
                       lint=len(by_lint), missed=len(breaking) - len(reported), errors=len(errors),
                       neutral=len(neutral), false=len(false))
         total.update(counts)
+        if op not in NOT_THE_LINTS:
+            total.update(lint_owned=len(breaking), lint_owned_reported=len(by_lint))
         lines.append(f"| {op} | {counts['mutants']} | {counts['breaking']} | {counts['reported']} | "
                      f"{counts['diff']} | {counts['lint']} | {counts['missed']} | {counts['errors']} | {counts['neutral']} | "
                      f"{counts['false']} |")
@@ -1287,6 +1384,10 @@ def score_table(outcomes, probe_only):
         lines.append(f"\nbreaking mutants reported: {total['reported']}/{total['breaking']} "
                      f"({100.0 * total['reported'] / total['breaking']:.1f} %); false positives on neutral: "
                      f"{total['false']}/{total['neutral']}")
+        lines.append(f"by diff: {total['diff']}/{total['breaking']} ({100.0 * total['diff'] / total['breaking']:.1f} %); "
+                     f"by lint headers, on the operators it owns (all but {', '.join(sorted(NOT_THE_LINTS))}): "
+                     f"{total['lint_owned_reported']}/{total['lint_owned']} "
+                     f"({100.0 * total['lint_owned_reported'] / max(1, total['lint_owned']):.1f} %)")
     return "\n".join(lines)
 
 

@@ -53,8 +53,14 @@ struct ChangeRule {
 // The C++ of the headers (methods, constructors, wrapper functions), compiled into the extension:
 // * one that is gone, or whose guard was raised, stops the builds that call it at the targets that
 //   lose it (source break, the guard-changed row): breaking;
-// * one whose guard was lowered is new API for older targets; what its body calls is H005's: compatible.
-constexpr std::array<ChangeRule, 30> kRules{{
+// * one whose guard was lowered is new API for older targets; what its body calls is H005's: compatible;
+// * one that is gone while an overload of the same name, result and number of parameters took its place
+//   at the same targets (2.10's `HeaderOnlyArrayRef<int64_t>` for 2.9's `std::vector<int64_t>` in
+//   `amax`, `new_empty`, `new_zeros`, `pad`): a binary built before keeps its own inline copy of the old
+//   one, and a call compiles where its arguments convert to the new types (a vector and a braced list
+//   do, checked by compiling at target 2.9 against both releases: bench/RESULTS.md, issue 28, surface4);
+//   the old overload's address, or an argument that does not convert, does not: worth a look.
+constexpr std::array<ChangeRule, 31> kRules{{
     {ChangeKind::FunctionRemoved, "function-removed", Verdict::Breaking,
      "A function an extension built against the old release imports is gone from the new one's headers.",
      "Keep the function (deprecate it instead), or suppress with a reason if no release ever shipped it."},
@@ -139,6 +145,11 @@ constexpr std::array<ChangeRule, 30> kRules{{
     {ChangeKind::MethodGuardLowered, "method-guard-lowered", Verdict::Compatible,
      "A C++ method of the stable headers is visible at older targets than before: new API for them.",
      "Nothing, if what it calls exists at those targets (lint headers H005 checks the shims it uses)."},
+    {ChangeKind::MethodOverloadReplaced, "method-overload-replaced", Verdict::NeedsReview,
+     "A C++ overload of the stable headers was replaced by one with other parameter types: binaries built "
+     "before keep their inline copy, and calls compile where the arguments convert to the new types.",
+     "Check that callers' arguments convert (compile one at the oldest target); code that takes the old "
+     "overload's address must change."},
 }};
 
 // The table has a row for every kind up to kLastChangeKind, in the enum's order; a missing row or one

@@ -94,6 +94,14 @@ void compare_declarations(const ReleaseBaseline& old_baseline, const ReleaseBase
                                    before->header, before->line),
                        {}});
   }
+  for (const auto& [before, after] : pairing.replaced) {
+    changes.push_back({before->name,
+                       ChangeKind::MethodOverloadReplaced,
+                       fmt::format("'{}' ({}:{}) is gone; '{}' ({}:{}) takes its place at the same targets",
+                                   normal_signature(before->signature), before->header, before->line,
+                                   normal_signature(after->signature), after->header, after->line),
+                       {}});
+  }
   for (const auto& [before, after] : pairing.kept) {
     // A method is compiled into the extension from the headers: visible at older targets than before,
     // it is new API for them (what its body calls is H005's); for a C shim, an older target's import of

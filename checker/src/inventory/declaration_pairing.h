@@ -38,7 +38,25 @@ struct DeclarationPairing {
   std::vector<const ShimDeclaration*> removed;                                  // only in `before`
   std::vector<const ShimDeclaration*> added;                                    // only in `after`
   std::vector<std::pair<const ShimDeclaration*, const ShimDeclaration*>> kept;  // (before, after)
+  // A method of `before` that is gone while `after` added an overload in its place (see
+  // replacing_overload): (the one gone, the one added). Not in `removed`; the added one is in `added`.
+  std::vector<std::pair<const ShimDeclaration*, const ShimDeclaration*>> replaced;
 };
+
+// The parameter types of a method's key ("torch::stable::amax(const torch::stable::Tensor &, long, bool)"),
+// by position; empty for other kinds.
+std::vector<std::string> method_parameter_types(const ShimDeclaration& declaration);
+
+// The overload that took the place of a method that is gone: among `added`, a method of the same name
+// (its key up to the parameter list) with as many parameters and the same result type, visible
+// wherever the one gone was (its `since` no later, the same backend). The stable headers' C++ is
+// compiled into the extension, so a binary built before keeps its own copy of the old overload; a
+// source's call still compiles where its arguments convert to the new parameter types (2.10 replaced
+// `std::vector<int64_t>` parameters of `amax`, `new_empty`, `new_zeros` and `pad` by
+// `HeaderOnlyArrayRef<int64_t>`, which a vector and a braced list convert to); taking the old overload's
+// address does not. Whether the arguments convert is not in an inventory: only a compile tells.
+const ShimDeclaration* replacing_overload(const ShimDeclaration& removed,
+                                          const std::vector<const ShimDeclaration*>& added);
 
 // Only declarations for which `considered` holds take part (all when it is empty). The pointers
 // point into the two inventories, which must outlive the pairing.

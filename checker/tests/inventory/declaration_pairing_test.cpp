@@ -65,5 +65,56 @@ TEST(DeclarationPairing, AFilterLeavesDeclarationsOutOfBothSides) {
   EXPECT_TRUE(pair_declarations(before, after, is_targeted).removed.empty());
 }
 
+ShimDeclaration method(const std::string& key, const std::string& abi_type, const std::string& since = "2.9") {
+  return {key, DeclarationKind::Method, "", "torch/csrc/stable/ops.h", 1, "", TorchVersion::parse(since), abi_type};
+}
+
+TEST(DeclarationPairing, AMethodsParameterTypesComeFromItsKey) {
+  EXPECT_EQ(method_parameter_types(method("torch::stable::pad(const torch::stable::Tensor &, std::vector<long>, "
+                                          "const std::basic_string<char> &, double)",
+                                          "")),
+            (std::vector<std::string>{"const torch::stable::Tensor &", "std::vector<long>",
+                                      "const std::basic_string<char> &", "double"}));
+  EXPECT_EQ(method_parameter_types(method("torch::stable::Tensor::size(long) const", "")),
+            std::vector<std::string>{"long"});
+  EXPECT_EQ(method_parameter_types(method("torch::stable::Tensor::dim() const", "")), std::vector<std::string>{});
+  EXPECT_EQ(method_parameter_types(method("f(std::pair<int, int>, void (*)(int, int))", "")),
+            (std::vector<std::string>{"std::pair<int, int>", "void (*)(int, int)"}));
+}
+
+// 2.10 replaced 2.9's std::vector<int64_t> parameter of amax by HeaderOnlyArrayRef<int64_t> (the real
+// inventories' keys and ABI types): the old overload is replaced, not removed.
+TEST(DeclarationPairing, AnOverloadThatTookAGoneOnesPlaceReplacesIt) {
+  const std::string result = "torch::stable::Tensor ";
+  ShimDeclaration by_vector = method("torch::stable::amax(const torch::stable::Tensor &, std::vector<long>, bool)",
+                                     result + "(const torch::stable::Tensor &, std::vector<long>, bool)");
+  ShimDeclaration by_ref =
+      method("torch::stable::amax(const torch::stable::Tensor &, c10::HeaderOnlyArrayRef<long>, bool)",
+             result + "(const torch::stable::Tensor &, c10::HeaderOnlyArrayRef<long>, bool)");
+  ShimDeclaration single = method("torch::stable::amax(const torch::stable::Tensor &, long, bool)",
+                                  result + "(const torch::stable::Tensor &, long, bool)");
+  ShimInventory before{TorchVersion::parse("2.9"), {by_vector, single}, {}};
+  ShimInventory after{TorchVersion::parse("2.10"), {by_ref, single}, {}};
+  DeclarationPairing pairing = pair_declarations(before, after);
+  EXPECT_TRUE(pairing.removed.empty());
+  ASSERT_EQ(pairing.replaced.size(), 1u);
+  EXPECT_EQ(pairing.replaced[0].first->name, by_vector.name);
+  EXPECT_EQ(pairing.replaced[0].second->name, by_ref.name);
+  EXPECT_EQ(names(pairing.added), std::vector<std::string>{by_ref.name}) << "the new overload is still new";
+
+  // Not in its place: visible only at later targets, with another result type, or more parameters.
+  for (const ShimDeclaration& other :
+       {method(by_ref.name, by_ref.abi_type, "2.10"),
+        method(by_ref.name, "long (const torch::stable::Tensor &, c10::HeaderOnlyArrayRef<long>, bool)"),
+        method("torch::stable::amax(const torch::stable::Tensor &, c10::HeaderOnlyArrayRef<long>)",
+               result + "(const torch::stable::Tensor &, c10::HeaderOnlyArrayRef<long>)")}) {
+    ShimInventory changed{TorchVersion::parse("2.10"), {other, single}, {}};
+    DeclarationPairing elsewhere = pair_declarations(before, changed);
+    EXPECT_EQ(names(elsewhere.removed), std::vector<std::string>{by_vector.name})
+        << other.name << " " << other.abi_type;
+    EXPECT_TRUE(elsewhere.replaced.empty());
+  }
+}
+
 }  // namespace
 }  // namespace abicheck

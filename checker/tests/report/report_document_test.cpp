@@ -85,8 +85,9 @@ TEST(ReportDocument, ReadRefusesWhatIsNotAVersionedDocument) {
   // header-removed and parameters-swapped, the audit's .pt2 packages and
   // the aoti section, 7 the canary's environment cells, its shard and its loads-level agreement, 8 the
   // aoti cells' loader (Python or C++), a package's reference extension, and the diff's
-  // method-removed and method-guard-lowered (the C++ methods of the stable headers).
-  for (int old_version : {1, 2, 3, 4, 5, 6, 7, 8}) {
+  // method-removed and method-guard-lowered (the C++ methods of the stable headers), 9 the diff's
+  // method-overload-replaced.
+  for (int old_version : {1, 2, 3, 4, 5, 6, 7, 8, 9}) {
     expect_refused(fmt::format("{{\"schema_version\": {}, \"verdict\": {{}}}}", old_version),
                    fmt::format("schema_version {} is not the one this torch-abi-check reads ({})", old_version,
                                kReportSchemaVersion));
