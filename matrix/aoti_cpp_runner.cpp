@@ -5,7 +5,10 @@
 // time and compares every output with eager's, saved with them (matrix/aoti_compile.py's
 // <model>.cpp_io.pt: the inputs, the outputs and each output's (rtol, atol), read with
 // torch::jit::pickle_load). It writes what it saw as JSON, in the fields of matrix/aoti_cells.py's
-// results ("stage": load, run, compare, or "" when it matched), and judges nothing.
+// results ("stage": load, run, compare, or "" when it matched), and judges nothing. A package without
+// saved inputs (a user's) is loaded only; what it takes and gives is then its call spec, as the
+// package's own model container reports it ("call_spec": its inputs' and outputs' trees, serialized
+// by torch's pytree).
 //
 // Usage: aoti_cpp_runner PACKAGE.pt2 CPP_IO.pt|- RESULT.json [EXTENSION.so]   (-: load only)
 #include <ATen/ATen.h>
@@ -49,6 +52,7 @@ struct Result {
   std::string error_type;
   std::size_t outputs = 0;
   std::vector<std::string> mismatches;
+  std::vector<std::string> call_spec;  // [inputs, outputs] where it was only loaded
 };
 
 void write(const char* file, const Result& result, double seconds) {
@@ -57,7 +61,13 @@ void write(const char* file, const Result& result, double seconds) {
       << ", \"error_type\": " << quoted(result.error_type) << ", \"outputs\": " << result.outputs
       << ", \"warnings\": [], \"mismatches\": [";
   for (std::size_t i = 0; i < result.mismatches.size(); ++i) out << (i ? ", " : "") << quoted(result.mismatches[i]);
-  out << "], \"seconds\": " << seconds << "}\n";
+  out << "]";
+  if (!result.call_spec.empty()) {
+    out << ", \"call_spec\": [";
+    for (std::size_t i = 0; i < result.call_spec.size(); ++i) out << (i ? ", " : "") << quoted(result.call_spec[i]);
+    out << "]";
+  }
+  out << ", \"seconds\": " << seconds << "}\n";
   const std::string partial = std::string(file) + ".partial";
   std::ofstream(partial) << out.str();
   std::rename(partial.c_str(), file);
@@ -135,6 +145,11 @@ int main(int argc, char** argv) {
   try {
     torch::inductor::AOTIModelPackageLoader loader(argv[1]);
     if (io_file == "-") {  // nothing to run it on: loaded, not run
+      try {
+        result.call_spec = loader.get_call_spec();
+      } catch (const std::exception&) {
+        // It loaded; a spec it cannot give leaves the cell saying so, by its absence.
+      }
       write(argv[3], result, seconds());
       return 0;
     }

@@ -4,12 +4,46 @@
 #include <fmt/ranges.h>
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <regex>
 
 namespace abicheck {
 namespace {
 
 using nlohmann::json;
+
+// The leaves of a tree torch's pytree serialized (treespec_dumps: [protocol, node], a node
+// {"type", "context", "children_spec"}, a leaf's "type" null); none where it is no such tree.
+std::optional<std::size_t> spec_leaves(const std::string& serialized) {
+  const json spec = json::parse(serialized, nullptr, /*allow_exceptions=*/false);
+  if (!spec.is_array() || spec.size() != 2 || !spec[1].is_object()) return std::nullopt;
+  std::size_t leaves = 0;
+  std::vector<const json*> pending = {&spec[1]};
+  while (!pending.empty()) {
+    const json& node = *pending.back();
+    pending.pop_back();
+    if (!node.is_object() || !node.contains("type")) return std::nullopt;
+    if (node["type"].is_null()) {
+      ++leaves;
+      continue;
+    }
+    const auto children = node.find("children_spec");
+    if (children == node.end() || !children->is_array()) return std::nullopt;
+    for (const auto& child : *children) pending.push_back(&child);
+  }
+  return leaves;
+}
+
+// What a package loaded but not run takes and gives, from the call spec the C++ loader read of it.
+std::string loaded_detail(const json& result) {
+  const json spec = result.value("call_spec", json::array());
+  if (spec.size() != 2 || !spec[0].is_string() || !spec[1].is_string()) return "loaded, not run (no inputs)";
+  const auto inputs = spec_leaves(spec[0].get<std::string>());
+  const auto outputs = spec_leaves(spec[1].get<std::string>());
+  if (!inputs || !outputs) return "loaded, not run (no inputs); its call spec is not a tree the tool reads";
+  return fmt::format("loaded, not run (no inputs); its call spec takes {} input{} and gives {} output{}", *inputs,
+                     *inputs == 1 ? "" : "s", *outputs, *outputs == 1 ? "" : "s");
+}
 
 std::vector<std::string> warnings_of(const json& result) {
   std::vector<std::string> warnings;
@@ -96,6 +130,8 @@ AotiObservation judge_aoti_cell(const json& result, TorchVersion runtime, AotiLo
   const std::string release = runtime.to_full_string();
   if (stage.empty()) {
     observed.outcome = result.value("outputs", 0) > 0 ? AotiOutcome::Matches : AotiOutcome::Loaded;
+    if (observed.outcome == AotiOutcome::Loaded && result.contains("call_spec"))
+      observed.detail = loaded_detail(result);
   } else if (stage == "load") {
     observed.outcome = AotiOutcome::LoadFailed;
     explain_load_failure(result, runtime, loader, observed);

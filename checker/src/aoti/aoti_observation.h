@@ -34,7 +34,9 @@ bool is_failure(AotiOutcome outcome);
 // the tool makes of a failure and what a user can do about it where there is something.
 struct AotiObservation {
   AotiOutcome outcome = AotiOutcome::Matches;
-  std::string detail;      // one line: the loader's own error, or the first mismatch
+  // One line: the loader's own error, or the first mismatch; for a package the C++ loader loaded but
+  // could not run (no inputs), how many inputs and outputs its call spec names.
+  std::string detail;
   std::string cause;       // why, in the tool's words ("" when it matched)
   std::string workaround;  // what a user can do; "" when the tool knows nothing to do
   // The cell tried the workaround in the same child: the package then loaded (and matched eager).

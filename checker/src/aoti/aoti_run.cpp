@@ -274,7 +274,9 @@ AotiResult run_aoti(const ShimCatalog& catalog, const AotiOptions& given) {
     if (!package.extension.empty()) package_key.add_file(package.extension, package.extension.parent_path());
     const std::string key = package_key.hex();
     std::vector<AotiLoader> loaders = {AotiLoader::Python};
-    if (options.cpp_loader && !package.cpp_io.empty()) loaders.push_back(AotiLoader::Cpp);
+    // A reference package is run by the C++ loader on what its compile saved; a user's package, which
+    // holds no inputs, is loaded only (a cell `loaded`, never `matches`).
+    if (options.cpp_loader && (!package.cpp_io.empty() || !package.build)) loaders.push_back(AotiLoader::Cpp);
     for (const AotiLoader loader : loaders) {
       for (std::size_t r = 0; r < options.releases.size(); ++r) {
         AotiCell cell{.package = p, .runtime = r, .loader = loader};
@@ -289,7 +291,7 @@ AotiResult run_aoti(const ShimCatalog& catalog, const AotiOptions& given) {
         cell_key.add(key).add(release_cache_identity(options.releases[r]));
         if (loader == AotiLoader::Cpp) {
           cell_key.add("cpp-loader").add(cpp_runner_key(options.releases[r]));
-          cell_key.add_file(package.cpp_io, package.cpp_io.parent_path());
+          if (!package.cpp_io.empty()) cell_key.add_file(package.cpp_io, package.cpp_io.parent_path());
         }
         fs::path file = options.cache_dir / "results" / (cell_key.hex() + ".json");
         if (!options.fresh && fs::exists(file)) cached[index] = json::parse(read_file_text(file));

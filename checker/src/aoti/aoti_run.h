@@ -78,8 +78,9 @@ struct AotiOptions {
   // A user's package is loaded only under the releases at or after its minimum torch (the newest shim
   // its objects import); below it the audit's prediction stands. false: under every release.
   bool from_minimum = false;
-  // The reference packages are also loaded by the C++ loader (a runner built against each release,
-  // aoti/cpp_loader_cells.h), in cells of their own.
+  // The packages are also loaded by the C++ loader (a runner built against each release,
+  // aoti/cpp_loader_cells.h), in cells of their own: a reference package run on the inputs its compile
+  // saved and compared with eager's outputs, a user's package (no inputs) loaded only.
   bool cpp_loader = false;
   double cell_timeout_s = 300;
   std::function<void(const std::string& line)> progress;
@@ -109,8 +110,9 @@ std::filesystem::path setuptools_only_dir(const std::filesystem::path& cache_dir
 // each package for its shims and per-release prediction, then loads every package under every
 // release at or after its build (matrix/aoti_cells.py: torch and torch._inductor imported once, a forked child per
 // cell; cached by package, reference and release) and judges what happened. A user's packages are
-// loaded under every release (from its minimum torch on with `from_minimum`). Throws ToolError when there is no
-// release.
+// loaded under every release (from its minimum torch on with `from_minimum`). With `cpp_loader`, each of those
+// cells has a C++ loader's twin (a fresh process of the runner built against the release). Throws ToolError
+// when there is no release.
 AotiResult run_aoti(const ShimCatalog& catalog, const AotiOptions& options);
 
 }  // namespace abicheck

@@ -23,6 +23,25 @@ constexpr KindRow kCheckKinds[] = {
      "Set `target` in [tool.torch-abi-check] or define TORCH_TARGET_VERSION in the build."},
 };
 
+// "loads it on A, B; fails on C (load-failed)": the releases one loader's cells ran under. A user's
+// package holds no inputs, so "loads" is all a cell can say: it was loaded, not run.
+std::string where_it_loads(const AotiResult& loads, AotiLoader loader) {
+  std::vector<std::string> loaded;
+  std::vector<std::string> failed;
+  for (const auto& cell : loads.cells) {
+    if (!cell.ran || cell.loader != loader) continue;
+    const std::string release = loads.releases[cell.runtime].to_full_string();
+    if (is_failure(cell.observed.outcome)) {
+      failed.push_back(fmt::format("{} ({})", release, to_string(cell.observed.outcome)));
+    } else {
+      loaded.push_back(release);
+    }
+  }
+  return fmt::format("loads it on {}{}",
+                     loaded.empty() ? "no stored release" : fmt::format("{}", fmt::join(loaded, ", ")),
+                     failed.empty() ? "" : fmt::format("; fails on {}", fmt::join(failed, ", ")));
+}
+
 }  // namespace
 
 Judgement judge_check(const CheckResult& result) {
@@ -43,24 +62,18 @@ Judgement judge_package_check(const PackageCheckResult& result) {
   // What the package could not be read of is the audit's finding; the suite repeats it for its own runs.
   std::erase_if(loads.findings, [](const Finding& finding) { return finding.kind == "pt2-not-fully-read"; });
   std::erase_if(loads.kinds, [](const FindingKind& kind) { return kind.kind == "pt2-not-fully-read"; });
-  std::vector<std::string> loaded;
-  std::vector<std::string> failed;
-  for (const auto& cell : result.loads.cells) {
-    if (!cell.ran) continue;
-    const std::string release = result.loads.releases[cell.runtime].to_full_string();
-    if (is_failure(cell.observed.outcome)) {
-      failed.push_back(fmt::format("{} ({})", release, to_string(cell.observed.outcome)));
-    } else {
-      loaded.push_back(release);
-    }
-  }
   Judgement judgement;
   judgement.lines.push_back(fmt::format(
-      "{}: needs torch {}; loads on {}{}", result.package.filename().string(),
+      "{}: needs torch {}; {} {}", result.package.filename().string(),
       result.min_torch ? result.min_torch->to_string() + " or later (the newest shim its compiled code imports)"
                        : "(no shim imported: unknown)",
-      loaded.empty() ? "no stored release" : fmt::format("{}", fmt::join(loaded, ", ")),
-      failed.empty() ? "" : fmt::format("; fails on {}", fmt::join(failed, ", "))));
+      loader_call(AotiLoader::Python), where_it_loads(result.loads, AotiLoader::Python)));
+  const bool cpp_ran = std::ranges::any_of(
+      result.loads.cells, [](const AotiCell& cell) { return cell.ran && cell.loader == AotiLoader::Cpp; });
+  if (cpp_ran) {
+    judgement.lines.push_back(
+        fmt::format("{} (C++) {}", loader_call(AotiLoader::Cpp), where_it_loads(result.loads, AotiLoader::Cpp)));
+  }
   judgement.add(audit);
   judgement.add(loads);
   return judgement;

@@ -50,6 +50,7 @@ PackageCheckResult run_package_check(const ReleaseStore& store, const PackageChe
                                     .releases = releases,
                                     .packages = {result.package},
                                     .from_minimum = true,
+                                    .cpp_loader = true,
                                     .progress = request.progress});
   return result;
 }

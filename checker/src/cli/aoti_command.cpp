@@ -53,9 +53,7 @@ void add_aoti_command(CLI::App& app, const CommonOptions& common, CommandAction&
   add_cell_run_options(aoti, options->run,
                        "compiled packages and cell results (default: $XDG_CACHE_HOME/torch-abi-check/aoti)",
                        "compile and run every cell again");
-  aoti->add_flag("--no-cpp-loader", options->no_cpp_loader,
-                 "load the reference packages with the Python loader only, not also with the C++ loader "
-                 "(AOTIModelPackageLoader, a runner built against each release)");
+  add_no_cpp_loader_flag(aoti, options->no_cpp_loader);
   add_baselines_option(aoti, options->baselines);
   add_output_options(aoti, options->outputs);
   aoti->callback(

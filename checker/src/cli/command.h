@@ -74,15 +74,19 @@ std::optional<CanarySpec> canary_spec_from(const CanaryRunFlags& flags);
 // and progress, from the matrix's flags.
 CanaryOptions canary_options_from(const MatrixRunFlags& flags);
 
-// --aoti-torch R (repeatable) and --no-aoti: the AOTInductor suite that ci and release-gate run
-// (the reference models compiled at those releases, every stored one by default).
+// --no-cpp-loader: the AOTInductor packages loaded by the Python loader alone, not also by the C++ one.
+void add_no_cpp_loader_flag(CLI::App* command, bool& no_cpp_loader);
+
+// --aoti-torch R (repeatable), --no-aoti and --no-cpp-loader: the AOTInductor suite that ci and
+// release-gate run (the reference models compiled at those releases, every stored one by default).
 struct AotiRunFlags {
   std::vector<std::string> builds;  // empty: every stored release (release-gate: every one before the candidate)
   bool skip = false;
+  bool no_cpp_loader = false;
 };
 void add_aoti_run_options(CLI::App* command, AotiRunFlags& flags, const std::string& builds_help);
-// The aoti suite's cache (with --cache-dir, its aoti/ folder), jobs, progress and the releases that
-// compile the reference models (none: the caller's default), from the flags.
+// The aoti suite's cache (with --cache-dir, its aoti/ folder), jobs, progress, the releases that
+// compile the reference models (none: the caller's default) and the loaders, from the flags.
 AotiOptions aoti_options_from(const MatrixRunFlags& run, const AotiRunFlags& flags, const ReleaseStore& store);
 
 // The store that --store names, else the default one.

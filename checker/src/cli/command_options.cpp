@@ -108,9 +108,16 @@ CanaryOptions canary_options_from(const MatrixRunFlags& flags) {
           .progress = progress_line("canary")};
 }
 
+void add_no_cpp_loader_flag(CLI::App* command, bool& no_cpp_loader) {
+  command->add_flag("--no-cpp-loader", no_cpp_loader,
+                    "load the AOTInductor packages with the Python loader only, not also with the C++ loader "
+                    "(AOTIModelPackageLoader, a runner built against each release)");
+}
+
 void add_aoti_run_options(CLI::App* command, AotiRunFlags& flags, const std::string& builds_help) {
   command->add_option("--aoti-torch", flags.builds, builds_help);
   command->add_flag("--no-aoti", flags.skip, "leave the AOTInductor suite (reference models) out");
+  add_no_cpp_loader_flag(command, flags.no_cpp_loader);
 }
 
 AotiOptions aoti_options_from(const MatrixRunFlags& run, const AotiRunFlags& flags, const ReleaseStore& store) {
@@ -119,6 +126,7 @@ AotiOptions aoti_options_from(const MatrixRunFlags& run, const AotiRunFlags& fla
       .cache_dir = run.cache_dir.empty() ? default_aoti_cache_dir() : run.cache_dir / "aoti",
       .fresh = run.fresh,
       .jobs = jobs_or_cores(run.jobs),
+      .cpp_loader = !flags.no_cpp_loader,
       .progress = [progress, done = 0](const std::string& line) mutable { (*progress)(++done, 0, line); }};
   if (!flags.builds.empty()) options.build_releases = chosen_releases(store, flags.builds);
   return options;

@@ -101,8 +101,8 @@ json package_check_document(const PackageCheckResult& result) {
       {"runtimes", runtimes},
       {"builds", json::array()},
       {"notes",
-       {"an AOTInductor package: loaded under each release from its minimum torch on, not run (the "
-        "package holds no inputs); below that minimum the audit's prediction stands"}},
+       {"an AOTInductor package: loaded under each release from its minimum torch on by the Python loader and "
+        "the C++ one, not run (the package holds no inputs); below that minimum the audit's prediction stands"}},
   };
   document["audit"] = audit_section(result.audit);
   document["aoti"] = aoti_section(result.loads);

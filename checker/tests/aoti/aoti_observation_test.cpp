@@ -1,7 +1,9 @@
 // The judgement of one aoti cell's raw result, for what the loaders really said: the C++ loader's
 // message for a package whose operator no loaded library registers was seen by running
 // matrix/aoti_cpp_runner.cpp (built against torch 2.15.0) on a package of the custom_op model without
-// the reference extension; the Python loader's 2.10.0 break is the one of docs/aoti.md.
+// the reference extension; the Python loader's 2.10.0 break is the one of docs/aoti.md. The call spec
+// is what the runner built against torch 2.9.1 read of the `check MODEL.pt2` test's package
+// (fixtures/check/pt2/compile_package.py: forward(x) returns a pair).
 #include "aoti/aoti_observation.h"
 
 #include <gtest/gtest.h>
@@ -43,6 +45,27 @@ TEST(AotiObservation, ACellThatRanAndComparedMatchesOnlyWithOutputs) {
             AotiOutcome::Matches);
   EXPECT_EQ(judge_aoti_cell({{"stage", ""}, {"outputs", 0}}, TorchVersion::parse("2.9.1"), AotiLoader::Cpp).outcome,
             AotiOutcome::Loaded);
+}
+
+// A package loaded but not run says what its call spec names, never that it matched.
+TEST(AotiObservation, APackageLoadedButNotRunCountsWhatItsCallSpecTakesAndGives) {
+  const json result = {
+      {"loader", "cpp"},
+      {"stage", ""},
+      {"outputs", 0},
+      {"call_spec",
+       {R"([1, {"type": "builtins.tuple", "context": "null", "children_spec": [{"type": "builtins.tuple", )"
+        R"("context": "null", "children_spec": [{"type": null, "context": null, "children_spec": []}]}, )"
+        R"({"type": "builtins.dict", "context": "[]", "children_spec": []}]}])",
+        R"([1, {"type": "builtins.tuple", "context": "null", "children_spec": [{"type": null, "context": null, )"
+        R"("children_spec": []}, {"type": null, "context": null, "children_spec": []}]}])"}}};
+  const AotiObservation observed = judge_aoti_cell(result, TorchVersion::parse("2.9.1"), AotiLoader::Cpp);
+  EXPECT_EQ(observed.outcome, AotiOutcome::Loaded);
+  EXPECT_EQ(observed.detail, "loaded, not run (no inputs); its call spec takes 1 input and gives 2 outputs");
+  json unreadable = result;
+  unreadable["call_spec"][0] = "not a tree";
+  EXPECT_EQ(judge_aoti_cell(unreadable, TorchVersion::parse("2.9.1"), AotiLoader::Cpp).detail,
+            "loaded, not run (no inputs); its call spec is not a tree the tool reads");
 }
 
 }  // namespace

@@ -2,9 +2,10 @@
 // time (fixtures/check/pt2/compile_package.py; kept per script and release in the folder the tests of
 // every clone share, as testing::with_shared_builds does for builds), then loaded by the test itself
 // in a fresh process of every stored release (fixtures/check/pt2/load_fresh.py, no code of the tool):
-// what that shows is what the tool's cells and findings must say. expected.json beside the scripts
-// holds what was seen by hand (2.10.0's loader break), so a loader script that fails everywhere is
-// caught too.
+// what that shows is what the tool's Python loader cells and findings must say. expected.json beside
+// the scripts holds what was seen by hand (2.10.0's loader break), so a loader script that fails
+// everywhere is caught too, and what the C++ loader did with the package under every release
+// (bench/aoti_cpp_loader_probe.sh, a runner of its own): what the tool's C++ loader cells must say.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -38,6 +39,8 @@ class PackageCheck : public ::testing::Test {
     releases_ = store.releases();
     if (!store.find("2.10.0") || releases_.size() < 3) GTEST_SKIP() << "the torch store lacks 2.10.0 or others";
     fs::create_directories(kCache);
+    // The C++ loader's runners, one per release (the check's aoti/cpp-runners), are shared by every clone's tests.
+    testing::with_shared_builds(kCache / "work");
     const fs::path script = kFixtures / "compile_package.py";
     const fs::path shared =
         user_cache_dir() / "test-builds" / "pt2" /
@@ -101,11 +104,21 @@ TEST_F(PackageCheck, EveryReleaseIsWhatAFreshProcessShowedAndTheBreakNamesItsCau
   const TorchVersion minimum = TorchVersion::parse(document["check"]["target"].get<std::string>());
   EXPECT_LE(minimum, releases_.back().version);
   int ran = 0;
+  std::vector<std::string> cpp_loaded;
   for (const auto& cell : document["aoti"]["packages"][0]["cells"]) {
     const std::string release = cell["release"];
     const bool needed = TorchVersion::parse(release).minor_release() >= minimum;
     EXPECT_EQ(cell["ran"].get<bool>(), needed) << release;
     if (!needed) continue;
+    if (cell["loader"] == "cpp") {
+      // Loaded, never more: the package holds no inputs, so no C++ cell claims it ran or matched.
+      EXPECT_EQ(cell["outcome"], expected["cpp_loader"]["outcome"]) << release << ": " << cell.dump(1);
+      EXPECT_NE(cell["detail"].get<std::string>().find(expected["cpp_loader"]["detail_contains"].get<std::string>()),
+                std::string::npos)
+          << release << ": " << cell.dump(1);
+      if (cell["outcome"] == "loaded") cpp_loaded.push_back(release);
+      continue;
+    }
     ++ran;
     const std::string& what = seen[release];
     if (what == "loaded") {
@@ -126,6 +139,13 @@ TEST_F(PackageCheck, EveryReleaseIsWhatAFreshProcessShowedAndTheBreakNamesItsCau
     }
   }
   EXPECT_GT(ran, 0);
+  EXPECT_EQ(cpp_loaded.size(), static_cast<std::size_t>(ran)) << "a C++ loader cell beside every Python one";
+  // The verdict's second line: where the C++ loader loads it.
+  const json& lines = document["verdict"]["lines"];
+  ASSERT_GE(lines.size(), 2u) << document["verdict"].dump(1);
+  std::string cpp_line = "torch::inductor::AOTIModelPackageLoader (C++) loads it on ";
+  for (std::size_t i = 0; i < cpp_loaded.size(); ++i) cpp_line += (i ? ", " : "") + cpp_loaded[i];
+  EXPECT_EQ(lines[1], cpp_line) << document["verdict"].dump(1);
   // One error finding per failing release, nothing else.
   int errors = 0;
   for (const auto& finding : document["verdict"]["findings"]) errors += finding["severity"] == "error" ? 1 : 0;

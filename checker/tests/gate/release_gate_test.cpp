@@ -106,9 +106,10 @@ TEST_F(ReleaseGate, TorchDirCandidateAgainstTheLastReleaseFindsWhatTheBaselinesS
 }
 
 // The .pt2 packages of an earlier release loaded into the candidate: the reference models compiled by
-// 2.9.1, loaded into 2.10.0 as a candidate. What loading them showed by hand (fixtures/aoti/expected.json,
-// held by the AotiPackages test too) is what the gate must say: 2.10.0's loader break, a gate finding
-// with its cause and its verified workaround.
+// 2.9.1, loaded into 2.10.0 as a candidate by both loaders. What loading them showed by hand
+// (fixtures/aoti/expected.json, held by the AotiPackages test too) is what the gate must say: 2.10.0's
+// Python loader break, a gate finding with its cause and its verified workaround; the C++ loader (a
+// runner built against the candidate) runs every package and matches eager, so no finding of its own.
 TEST_F(ReleaseGate, PackagesOfAnEarlierReleaseThatNoLongerLoadAreTheCandidatesFinding) {
   ReleaseStore store(ReleaseStore::default_root());
   if (!store.find("2.9.1") || !store.find("2.10.0")) GTEST_SKIP() << "the torch store lacks 2.9.1 or 2.10.0";
@@ -127,8 +128,13 @@ TEST_F(ReleaseGate, PackagesOfAnEarlierReleaseThatNoLongerLoadAreTheCandidatesFi
   for (const auto& package : aoti["packages"]) {
     EXPECT_EQ(package["build"], "2.9.1");
     EXPECT_EQ(package["compile_error"], "") << package.dump(1);
-    ASSERT_EQ(package["cells"].size(), 1u);
+    ASSERT_EQ(package["cells"].size(), 2u) << "a cell per loader under the candidate";
+    const nlohmann::json& cpp = package["cells"][1];
+    EXPECT_EQ(cpp["loader"], "cpp");
+    EXPECT_TRUE(cpp["ran"].get<bool>());
+    EXPECT_EQ(cpp["outcome"], expected["cpp_loader"]["default_outcome"]) << cpp.dump(1);
     const nlohmann::json& cell = package["cells"][0];
+    EXPECT_EQ(cell["loader"], "python");
     EXPECT_TRUE(cell["ran"].get<bool>());
     EXPECT_EQ(cell["outcome"], rule["outcome"]) << cell.dump(1);
     for (const char* field : {"detail", "cause", "workaround"}) {
@@ -142,6 +148,7 @@ TEST_F(ReleaseGate, PackagesOfAnEarlierReleaseThatNoLongerLoadAreTheCandidatesFi
   for (const auto& finding : document["verdict"]["findings"]) {
     found = found ||
             (finding["stage"] == "aoti" && finding["kind"] == "aoti-load-failed" && finding["where"] == "torch 2.10.0");
+    EXPECT_EQ(finding["where"].get<std::string>().find("C++ loader"), std::string::npos) << finding.dump(1);
   }
   EXPECT_TRUE(found) << document["verdict"].dump(1);
   EXPECT_NE(gate.output.find("fails ("), std::string::npos);

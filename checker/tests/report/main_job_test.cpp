@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 
@@ -81,20 +82,27 @@ TEST_F(MainJob, WritesOneReportOfEveryStageAndEndsWithASummary) {
   EXPECT_EQ(canary_cells.size(), ReleaseStore(ReleaseStore::default_root()).releases().size());
   for (const auto& cell : canary_cells) EXPECT_EQ(cell["observed"], "loaded") << cell.dump();
   EXPECT_NE(job.output.find("canary: what each package did under each release"), std::string::npos) << job.output;
-  // The aoti suite: every reference model compiled by the newest release, loaded under it and matching
-  // eager there (fixtures/aoti/expected.json: what loading showed), predicted only under the others.
+  // The aoti suite: every reference model compiled by the newest release, loaded under it by both
+  // loaders and matching eager there (fixtures/aoti/expected.json: what loading showed), predicted only
+  // under the others.
   const auto aoti_expected =
       nlohmann::json::parse(read_text(fs::path(TORCH_ABI_CHECK_FIXTURES) / "aoti" / "expected.json"));
   ASSERT_FALSE(document["aoti"]["packages"].empty()) << job.output;
   for (const auto& package : document["aoti"]["packages"]) {
     EXPECT_EQ(package["build"], newest);
     EXPECT_EQ(package["compile_error"], "") << package.dump(1);
+    std::map<std::string, int> ran;  // loader -> cells run
     for (const auto& cell : package["cells"]) {
       EXPECT_EQ(cell["ran"].get<bool>(), cell["release"] == newest) << cell.dump();
-      if (cell["ran"].get<bool>() && !aoti_expected["runtimes"].contains(newest)) {
+      if (!cell["ran"].get<bool>()) continue;
+      ++ran[cell["loader"].get<std::string>()];
+      if (cell["loader"] == "cpp") {
+        EXPECT_EQ(cell["outcome"], aoti_expected["cpp_loader"]["default_outcome"]) << cell.dump(1);
+      } else if (!aoti_expected["runtimes"].contains(newest)) {
         EXPECT_EQ(cell["outcome"], aoti_expected["default_outcome"]) << cell.dump(1);
       }
     }
+    EXPECT_EQ(ran, (std::map<std::string, int>{{"cpp", 1}, {"python", 1}})) << package["model"];
   }
   EXPECT_GT(document["aoti"]["coverage"]["shims"].get<int>(), 0);
 
