@@ -12,6 +12,12 @@ Layout under the store root:
                                 built for it; cuda.json names the release whose pins it holds
     pip-cache/                  pip's cache for the small pure-Python dependencies
 
+Each release's site-packages holds its Python bytecode, compiled once at install, in parallel,
+after pip has installed everything (with --no-compile). Every process the
+tool starts imports torch, and without bytecode each import compiles about 1,700 modules from
+source: `import torch` took 4.4 s instead of 2.6 s, a package load under 2.12 26 s instead of 11.
+The processes run with PYTHONDONTWRITEBYTECODE, so they only read it.
+
 A release can also be adopted: `adopt PYTHON` records the torch that an existing environment
 imports (a GPU machine's own, say) with a release.json that points into that environment. Nothing
 is copied, and removing it removes only the record.
@@ -269,6 +275,7 @@ class Store:
             for version in versions:
                 if version not in todo:
                     say(f"store: torch {version_text(version)} already installed")
+                    self._ensure_bytecode(version)
             for position, version in enumerate(todo, 1):
                 say(f"store: [{position}/{len(todo)}] torch {version_text(version)}")
                 started = time.monotonic()
@@ -354,6 +361,7 @@ class Store:
                             python=python),
                 what=f"installing torch {version_text(version)}'s Python dependencies")
 
+        compile_bytecode(python, site, version)
         imported = run(user_machine_argv(python) + ["-c", "import torch; print(torch.__version__)"],
                        what=f"importing torch {version_text(version)}", capture=True,
                        env={**os.environ, "LD_LIBRARY_PATH": "", "LD_PRELOAD": ""}).strip().splitlines()
@@ -369,9 +377,20 @@ class Store:
             wheel=wheel.name,
             source=source.describe(),
             install_seconds=round(time.monotonic() - started, 1),
+            bytecode=True,
         )
         write_json_atomically(release_dir / RELEASE_MANIFEST, manifest)
         say(f"store: torch {version_text(version)} installed in {manifest['install_seconds']} s")
+
+    def _ensure_bytecode(self, version: tuple[int, ...]) -> None:
+        """Gives a release installed before the store compiled bytecode its bytecode. An adopted
+        release's files belong to its environment and are left as they are."""
+        manifest_file = self.release_dir(version) / RELEASE_MANIFEST
+        manifest = json.loads(manifest_file.read_text())
+        if manifest.get("bytecode") or manifest.get("adopted_from"):
+            return
+        compile_bytecode(Path(manifest["python"]), Path(manifest["torch_dir"]).parent, version)
+        write_json_atomically(manifest_file, {**manifest, "bytecode": True})
 
     def _ensure_cuda_set(self, major: int, version: tuple[int, ...], requirements: list[str]) -> None:
         """Makes sure cu<major> holds what every release sharing it asks for: each package any of them
@@ -526,6 +545,15 @@ def disk_usage(path: Path) -> int:
             if not file.is_symlink():
                 total += file.lstat().st_blocks * 512
     return total
+
+
+def compile_bytecode(python: Path, site: Path, version: tuple[int, ...]) -> None:
+    """Compiles every module of a release's site-packages with the release's own Python. Linked
+    folders (the shared CUDA packages) are skipped, and so are files that do not compile (some
+    packages ship Python 2 examples): nothing imports those."""
+    say(f"store: compiling torch {version_text(version)}'s Python bytecode")
+    run([str(python), "-c", "import compileall, sys; compileall.compile_dir(sys.argv[1], quiet=2, workers=0)",
+         str(site)], what=f"compiling torch {version_text(version)}'s bytecode")
 
 
 def release_manifest(version: tuple[int, ...], python: Path, torch_dir: Path, cuda_version: str | None,

@@ -1,11 +1,13 @@
 // An install killed half-way must never be listed and must be redone by the next install; two
 // installs into one store at once must not corrupt it. Runs against a scratch store that borrows
-// the default store's shared CUDA libraries (hard links), so only torch itself is downloaded.
+// the default store's shared CUDA libraries (hard links), so only torch itself is downloaded. An
+// install leaves bytecode for every module, and an older release without it gets it.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -40,6 +42,18 @@ class ScratchStore : public ::testing::Test {
 
   std::vector<StoredRelease> listed() const { return ReleaseStore(root_).releases(); }
 
+  // How many of the release's torch modules that `import torch._inductor` loads have no bytecode
+  // beside them (each of them is compiled from source by every process that imports it).
+  static std::string modules_imported_from_source(const StoredRelease& release) {
+    auto probe = run_process({.argv = {release.python.string(), "-c",
+                                       "import os, sys, torch, torch._inductor\n"
+                                       "cached = [getattr(m, '__cached__', None) for n, m in list(sys.modules.items()) "
+                                       "if n.startswith('torch')]\n"
+                                       "print(sum(1 for c in cached if isinstance(c, str) and not os.path.exists(c)))"},
+                              .extra_env = {{"PYTHONDONTWRITEBYTECODE", "1"}}});
+    return probe.succeeded() ? probe.tail(1) : probe.output;
+  }
+
   fs::path root_;
 };
 
@@ -64,6 +78,20 @@ TEST_F(ScratchStore, AnInstallKilledHalfWayIsNotListedAndIsRedone) {
   ASSERT_EQ(releases.size(), 1u);
   auto imported = run_process({.argv = {releases[0].python.string(), "-c", "import torch; print(torch.__version__)"}});
   EXPECT_EQ(imported.tail(1).substr(0, imported.tail(1).find('+')), "2.9.1") << imported.output;
+  EXPECT_EQ(modules_imported_from_source(releases[0]), "0");
+
+  // A release installed before the store compiled bytecode gets it from the next install.
+  fs::remove_all(releases[0].torch_dir / "__pycache__");
+  fs::remove_all(releases[0].torch_dir / "_inductor" / "__pycache__");
+  const fs::path manifest = root_ / "releases" / "2.9.1" / "release.json";
+  nlohmann::json record = nlohmann::json::parse(std::ifstream(manifest));
+  record.erase("bytecode");
+  std::ofstream(manifest) << record.dump(2);
+  EXPECT_NE(modules_imported_from_source(releases[0]), "0");
+  auto upgraded = run_cli({"--store", root_.string(), "store", "install", "2.9"});
+  ASSERT_TRUE(upgraded.succeeded()) << upgraded.output;
+  EXPECT_NE(upgraded.output.find("already installed"), std::string::npos) << upgraded.output;
+  EXPECT_EQ(modules_imported_from_source(releases[0]), "0") << upgraded.output;
 }
 
 TEST_F(ScratchStore, ConcurrentInstallsTakeTurnsAndInstallOnce) {
