@@ -31,8 +31,12 @@ read -r -a llvm_libraries <<<"$("$llvm_config" --link-static --libfiles object d
 targets=(elf_reader object_file_reader wheel_reader)
 # The readers are compiled once, each to its own object (through ccache when the machine has it),
 # and linked into every target: three targets cost one compile of the readers, not three.
+# Paths relative to the checkout, as ci/build.sh has them: a fresh clone elsewhere hits the same entries.
 launcher=()
-if command -v ccache >/dev/null; then launcher=(ccache); fi
+if command -v ccache >/dev/null; then
+  launcher=(ccache)
+  export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
+fi
 objects=()
 mkdir -p "$out/objects"
 for source in "${sources[@]}"; do
