@@ -15,6 +15,7 @@
 #include "store/release_store.h"
 #include "support/build_paths.h"
 #include "support/cli.h"
+#include "support/fresh_process.h"
 
 namespace abicheck {
 namespace {
@@ -141,15 +142,16 @@ TEST_F(AotiPackages, TheCustomOpModelCallsTheExtensionThroughTheProxyExecutorAsA
     for (const auto& cell : package["cells"]) {
       if (!cell["ran"].get<bool>() || cell["loader"] != "python") continue;
       const StoredRelease runtime = *store.find(cell["release"].get<std::string>());
-      ProcessResult fresh =
-          run_process({.argv = {runtime.python.string(),
-                                (fs::path(TORCH_ABI_CHECK_FIXTURES) / "aoti" / "load_custom_op.py").string(),
-                                package["file"].get<std::string>(), extension,
-                                (fs::path(TORCH_ABI_CHECK_FIXTURES).parent_path() / "kernels" / "aoti").string(),
-                                setuptools.string()},
-                       .extra_env = vector_isa_trust_environment(),
-                       .working_dir = kCache,
-                       .timeout = std::chrono::minutes(5)});
+      using Keyed = testing::FreshArgument::Keyed;
+      ProcessResult fresh = testing::observe_in_fresh_process(
+          {.release = runtime,
+           .script = fs::path(TORCH_ABI_CHECK_FIXTURES) / "aoti" / "load_custom_op.py",
+           .arguments = {{package["file"].get<std::string>(), Keyed::File},
+                         {extension, Keyed::File},
+                         {(fs::path(TORCH_ABI_CHECK_FIXTURES).parent_path() / "kernels" / "aoti").string(),
+                          Keyed::Tree},
+                         {setuptools.string(), Keyed::Nothing}},
+           .working_dir = kCache});
       ASSERT_TRUE(fresh.succeeded()) << fresh.output;
       const std::string seen = fresh.tail(1);
       const std::string where =

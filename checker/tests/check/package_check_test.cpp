@@ -1,7 +1,8 @@
 // `check MODEL.pt2` on a real package: compiled by AOTInductor with the newest stored release at test
 // time (fixtures/check/pt2/compile_package.py; kept per script and release in the folder the tests of
 // every clone share, as testing::with_shared_builds does for builds), then loaded by the test itself
-// in a fresh process of every stored release (fixtures/check/pt2/load_fresh.py, no code of the tool):
+// in a fresh process of every stored release (fixtures/check/pt2/load_fresh.py, no code of the tool;
+// testing::observe_in_fresh_process keeps what it printed for the next clone):
 // what that shows is what the tool's Python loader cells and findings must say. expected.json beside
 // the scripts holds what was seen by hand (2.10.0's loader break), so a loader script that fails
 // everywhere is caught too, and what the C++ loader did with the package under every release
@@ -22,6 +23,7 @@
 #include "store/release_store.h"
 #include "support/build_paths.h"
 #include "support/cli.h"
+#include "support/fresh_process.h"
 
 namespace abicheck {
 namespace {
@@ -68,11 +70,12 @@ TEST_F(PackageCheck, EveryReleaseIsWhatAFreshProcessShowedAndTheBreakNamesItsCau
   const fs::path setuptools = setuptools_only_dir(kCache);
   std::map<std::string, std::string> seen;  // release -> "loaded" or "failed: ..."
   for (const auto& release : releases_) {
-    ProcessResult loaded = run_process({.argv = {release.python.string(), (kFixtures / "load_fresh.py").string(),
-                                                 package_.string(), setuptools.string()},
-                                        .extra_env = vector_isa_trust_environment(),
-                                        .working_dir = kCache,
-                                        .timeout = std::chrono::minutes(5)});
+    ProcessResult loaded =
+        testing::observe_in_fresh_process({.release = release,
+                                           .script = kFixtures / "load_fresh.py",
+                                           .arguments = {{package_.string(), testing::FreshArgument::Keyed::File},
+                                                         {setuptools.string(), testing::FreshArgument::Keyed::Nothing}},
+                                           .working_dir = kCache});
     ASSERT_TRUE(loaded.succeeded()) << release.version.to_full_string() << ": " << loaded.output;
     seen[release.version.to_full_string()] = loaded.tail(1);
   }
