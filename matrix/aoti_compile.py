@@ -93,6 +93,14 @@ def compile_all(out_dir, models_dir, only, extension):
     import torch._inductor  # noqa: E402,F401  (once, in the parent: each child compiles only)
     import reference_models  # noqa: E402
 
+    # The vector ISA Inductor compiles for, probed once here: its probe (per ISA a compile and a fresh
+    # `python -c "import torch ..."`, 8 to 15 s) is kept in memory only, so each forked child probed
+    # again. The children inherit the answer; the same probe gives the same ISA, so the packages are
+    # the same (bench/RESULTS.md, issue 27: "The compile's ISA probe once a release").
+    from torch._inductor.cpu_vec_isa import pick_vec_isa  # noqa: E402
+
+    pick_vec_isa()
+
     extension_problem = "the extension was not built at this release"
     if extension:
         try:
