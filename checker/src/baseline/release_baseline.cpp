@@ -73,7 +73,7 @@ BaselineBuild build_baseline(const std::filesystem::path& include_dir,
     // headers like the parses' own, and no ABI model.
     build.baseline.inventory.compile_failures.push_back(
         {std::nullopt, std::string(kCompilerConfiguration), first_compiler_error(error.what(), include_dir)});
-    std::ranges::sort(build.baseline.inventory.compile_failures);
+    sort_compile_failures(build.baseline.inventory.compile_failures);
     if (lib_dir) build.baseline.exports = read_shim_exports(*lib_dir);
     return build;
   }

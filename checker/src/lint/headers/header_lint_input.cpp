@@ -22,7 +22,7 @@ void add_compile_failure_of_inline_bodies(const fs::path& include_dir, ShimInven
   if (std::ranges::any_of(candidate.compile_failures, [](const HeaderCompileFailure& f) { return !f.target; })) return;
   if (auto failure = compile_stable_headers(include_dir)) {
     candidate.compile_failures.push_back(std::move(*failure));
-    std::ranges::sort(candidate.compile_failures);
+    sort_compile_failures(candidate.compile_failures);
   }
 }
 
