@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
-#include <regex>
 
 #include "baseline/abi_probe.h"
 #include "core/atomic_file.h"
@@ -53,25 +52,6 @@ std::vector<FidelityProblem> check_fidelity(const ShimInventory& inventory,
   return problems;
 }
 
-namespace {
-
-// "torch/csrc/stable/accelerator.h:59: invalid conversion ...": the first error of a compiler's output
-// in a header of the tree, placed as the inventory places its parses' errors; the whole text when
-// no such line is there.
-std::string first_compiler_error(const std::string& output, const std::filesystem::path& include_dir) {
-  static const std::regex located(R"(([^\s:]+):(\d+):\d+: (?:fatal )?error: ([^\n]*))");
-  std::string tree = std::filesystem::absolute(include_dir).lexically_normal().generic_string();
-  if (!tree.ends_with('/')) tree += '/';
-  for (auto it = std::sregex_iterator(output.begin(), output.end(), located); it != std::sregex_iterator(); ++it) {
-    std::string file = std::filesystem::absolute((*it)[1].str()).lexically_normal().generic_string();
-    if (!file.starts_with(tree)) continue;
-    return fmt::format("{}:{}: {}", file.substr(tree.size()), (*it)[2].str(), (*it)[3].str());
-  }
-  return output;
-}
-
-}  // namespace
-
 BaselineBuild build_baseline(const std::filesystem::path& include_dir,
                              const std::optional<std::filesystem::path>& lib_dir, const InventoryOptions& options) {
   BaselineBuild build;
@@ -92,9 +72,8 @@ BaselineBuild build_baseline(const std::filesystem::path& include_dir,
     // not, so a wrapper's body that no longer compiles is first seen here: a compile failure of the
     // headers like the parses' own, and no ABI model.
     build.baseline.inventory.compile_failures.push_back(
-        {std::nullopt, "no TORCH_TARGET_VERSION, every backend define (the ABI model's compile)",
-         first_compiler_error(error.what(), include_dir)});
-    std::ranges::sort(build.baseline.inventory.compile_failures);
+        {std::nullopt, std::string(kCompilerConfiguration), first_compiler_error(error.what(), include_dir)});
+    sort_compile_failures(build.baseline.inventory.compile_failures);
     if (lib_dir) build.baseline.exports = read_shim_exports(*lib_dir);
     return build;
   }

@@ -28,7 +28,7 @@ ReleaseBaseline build_or_fail(const ResolvedRelease& release, const std::string&
                      declaration ? declaration->since.to_string() : "?")});
     build.baseline.abixml.clear();
   }
-  std::ranges::sort(build.baseline.inventory.compile_failures);
+  sort_compile_failures(build.baseline.inventory.compile_failures);
   std::optional<std::filesystem::path> python;
   if (release.installed) python = release.installed->python;
   build.baseline.operators = release_operator_schemas(python, release.lib_dir);

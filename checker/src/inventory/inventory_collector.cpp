@@ -571,7 +571,9 @@ ShimInventory collect_inventory(const std::filesystem::path& include_dir, const 
       std::string context =
           configs[i].target ? "with TORCH_TARGET_VERSION defined" : "does not compile with " + configs[i].describe();
       for (const auto& error : outcomes[i].errors) notes.insert(context + ": " + error);
-      inventory.compile_failures.push_back({configs[i].target, configs[i].describe(), outcomes[i].errors.front()});
+      for (const auto& error : outcomes[i].errors) {
+        inventory.compile_failures.push_back({configs[i].target, configs[i].describe(), error});
+      }
     }
     for (const auto& [key, declaration] : outcomes[i].declarations) keys.insert(key);
   }
@@ -582,7 +584,7 @@ ShimInventory collect_inventory(const std::filesystem::path& include_dir, const 
   evaluate_macro_values(include_dir, inventory);
   inventory.headers = std::move(headers);
   inventory.notes.assign(notes.begin(), notes.end());
-  std::ranges::sort(inventory.compile_failures);
+  sort_compile_failures(inventory.compile_failures);
   inventory.sort();
   return inventory;
 }

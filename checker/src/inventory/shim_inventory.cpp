@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
+#include <tuple>
 
 #include "core/tool_error.h"
 
@@ -62,11 +63,19 @@ std::string NewCompileError::configurations() const {
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
+void sort_compile_failures(std::vector<HeaderCompileFailure>& failures) {
+  std::ranges::stable_sort(failures, [](const HeaderCompileFailure& a, const HeaderCompileFailure& b) {
+    return std::tie(a.target, a.configuration) < std::tie(b.target, b.configuration);
+  });
+}
+
 std::vector<NewCompileError> new_compile_errors(const ShimInventory& inventory, const std::set<std::string>& known) {
   static const std::regex located(R"(^([^:]+):(\d+):)");
   std::map<std::pair<std::string, int>, NewCompileError> by_place;
+  std::set<std::pair<std::optional<TorchVersion>, std::string>> configurations_seen;
   for (const auto& failure : inventory.compile_failures) {  // sorted: the untargeted and oldest first
     if (known.contains(compile_error_identity(failure.error))) continue;
+    if (!configurations_seen.insert({failure.target, failure.configuration}).second) continue;
     std::smatch match;
     std::pair<std::string, int> place{failure.error, 0};
     if (std::regex_search(failure.error, match, located)) place = {match[1].str(), std::stoi(match[2].str())};

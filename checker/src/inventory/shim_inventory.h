@@ -54,6 +54,10 @@ struct HeaderCompileFailure {
 // message, without the line ("torch/csrc/stable/tensor.h: use of undeclared identifier 'x'").
 std::string compile_error_identity(std::string_view error);
 
+// Sorts failures by configuration (without a target first, then by target and the configuration's
+// name), keeping each configuration's errors in the order the front end gave them.
+void sort_compile_failures(std::vector<HeaderCompileFailure>& failures);
+
 // One error of a tree's headers that an earlier tree did not have: where it is, the front end's words
 // at the oldest configuration that shows it, and every configuration that shows it.
 struct NewCompileError {
@@ -67,8 +71,10 @@ struct NewCompileError {
 };
 
 struct ShimInventory;
-// The errors of `inventory`'s compile failures whose identity is not in `known`, one per place in
-// the headers (an error that quotes a target's value reads differently at each target), sorted.
+// The first error of each configuration of `inventory`'s compile failures whose identity is not in
+// `known` (an error a release already had, such as a header that refuses a target, hides nothing behind
+// it), one per place in the headers (an error that quotes a target's value reads differently at each
+// target), sorted.
 std::vector<NewCompileError> new_compile_errors(const ShimInventory& inventory, const std::set<std::string>& known);
 
 // Every declaration of one release, sorted by (name, kind, backend) so that files are byte-stable.
@@ -82,8 +88,8 @@ struct ShimInventory {
   // Facts about the headers found while collecting, e.g. a stable header that does not compile
   // under TORCH_TARGET_VERSION; sorted. Written to inventory.json (compile_failures is not).
   std::vector<std::string> notes;
-  // Each configuration that did not compile, when this inventory was collected from headers (not
-  // read from a file); sorted.
+  // Every error of each configuration that did not compile, when this inventory was collected from
+  // headers (not read from a file); sorted by sort_compile_failures.
   std::vector<HeaderCompileFailure> compile_failures;
 
   // The identity of every compile error this inventory knows of, from its failures and its notes

@@ -70,6 +70,25 @@ TEST_P(HeaderRuleTest, SaysWhatItFindsAndWhatToDo) {
   EXPECT_FALSE(GetParam().rule.remedy.empty()) << GetParam().rule.id << " has no remedy";
 }
 
+// H007 sees what an extension that includes the headers compiles, inline code included: pairs beside
+// its own (fixtures/lint/headers/H007/<name>/{bad,good}, each with a README saying how its expectation
+// was established by compiling), each a tree whose inline code no longer compiles and the same tree
+// done right.
+class InlineCodeFixtureTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(InlineCodeFixtureTest, BadIsReportedAtItsLineAndGoodIsNot) {
+  fs::path pair = fs::path(TORCH_ABI_CHECK_FIXTURES) / "lint" / "headers" / "H007" / GetParam();
+  auto expected = testing::read_expectations(pair / "bad");
+  ASSERT_FALSE(expected.empty()) << pair << "/bad plants no fault";
+  auto problems = testing::mismatches(lint_fixture(pair / "bad"), expected);
+  EXPECT_TRUE(problems.empty()) << fmt::format("{}", fmt::join(problems, "\n"));
+  problems = testing::mismatches(lint_fixture(pair / "good"), {});
+  EXPECT_TRUE(problems.empty()) << fmt::format("{}", fmt::join(problems, "\n"));
+}
+
+INSTANTIATE_TEST_SUITE_P(H007, InlineCodeFixtureTest, ::testing::Values("inline_member_removed", "inline_body"),
+                         [](const auto& info) { return info.param; });
+
 INSTANTIATE_TEST_SUITE_P(Lint, HeaderRuleTest, ::testing::ValuesIn(header_rules()),
                          [](const auto& info) { return std::string(info.param.rule.id); });
 

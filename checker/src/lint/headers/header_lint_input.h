@@ -7,10 +7,12 @@
 
 namespace abicheck {
 
-// Everything the header rules read about a tree, gathered once: its inventory (given), the
-// committed baselines (baselines/<release>/inventory.json) of the releases older than it, the
-// wrappers' uses of shims at each target (libclang, H005), and the declarations that moved into
-// the stable trees (searched in the headers of the release before, where headers_of_release has them).
+// Everything the header rules read about a tree, gathered once: its inventory (given; where its
+// parses compiled without a target, the failure of one C++ compile of the tree with the inline
+// bodies the parses skip is added to it: compile_stable_headers), the committed baselines
+// (baselines/<release>/inventory.json) of the releases older than it, the wrappers' uses of shims at
+// each target (libclang, H005), and the declarations that moved into the stable trees (searched in
+// the headers of the release before, where headers_of_release has them).
 HeaderLintInput gather_header_lint_input(const std::filesystem::path& include_dir, ShimInventory candidate,
                                          const std::filesystem::path& baselines,
                                          const ReleaseHeaderLocator& headers_of_release);
