@@ -167,25 +167,25 @@ void run_cpp_release_cells(const StoredRelease& release, std::vector<PendingCell
   }
 }
 
-std::vector<AotiPackage> reference_packages(const AotiOptions& options, const fs::path& setuptools,
-                                            AotiResult& result) {
-  const std::vector<StoredRelease>& builds = options.build_releases.empty() ? options.releases : options.build_releases;
+const std::vector<StoredRelease>& compiled_releases(const AotiOptions& options) {
+  return options.build_releases.empty() ? options.releases : options.build_releases;
+}
+
+std::vector<AotiPackage> reference_packages(const AotiOptions& options, const fs::path& setuptools, AotiResult& result,
+                                            const std::function<void(const std::string&)>& step) {
+  const std::vector<StoredRelease>& builds = compiled_releases(options);
   const std::string compiler = script_hash(compile_script());
   std::vector<fs::path> dirs(builds.size());
   std::vector<char> cached(builds.size(), 0);
   std::vector<std::string> errors(builds.size());
   std::vector<ReferenceExtension> extensions(builds.size());
-  std::mutex progress_mutex;
   parallel_for_each(builds.size(), options.jobs, [&](std::size_t r) {
     bool was_cached = false;
     extensions[r] = build_reference_extension(builds[r], options.cache_dir, options.fresh);
     dirs[r] = compile_release(builds[r], options, compiler, setuptools, extensions[r], was_cached, errors[r]);
     cached[r] = was_cached ? 1 : 0;
-    std::lock_guard lock(progress_mutex);
-    if (options.progress) {
-      options.progress(fmt::format("torch {}: reference models {}", builds[r].version.to_full_string(),
-                                   was_cached ? "compiled earlier" : "compiled"));
-    }
+    step(fmt::format("torch {}: reference models {}", builds[r].version.to_full_string(),
+                     was_cached ? "compiled earlier" : "compiled"));
   });
   std::vector<AotiPackage> packages;
   for (std::size_t r = 0; r < builds.size(); ++r) {
@@ -252,8 +252,20 @@ AotiResult run_aoti(const ShimCatalog& catalog, const AotiOptions& given) {
   for (const auto& release : options.releases) result.releases.push_back(release.version);
   const fs::path setuptools = setuptools_only_dir(options.cache_dir);
   const std::string runner = ContentHash().add(TORCH_ABI_CHECK_VERSION).add(script_hash(cells_script())).hex();
+  const std::size_t compiles = options.packages.empty() ? compiled_releases(options).size() : 0;
+  const int total = static_cast<int>(compiles + options.releases.size());
+  int done = 0;
+  std::mutex progress_mutex;
+  auto step = [&](const std::string& line) {
+    std::lock_guard lock(progress_mutex);
+    if (options.progress) options.progress(++done, total, line);
+  };
+  if (options.progress) {
+    options.progress(0, total,
+                     fmt::format("starting: {} compiles, loads under {} releases", compiles, options.releases.size()));
+  }
   if (options.packages.empty()) {
-    result.packages = reference_packages(options, setuptools, result);
+    result.packages = reference_packages(options, setuptools, result, step);
   } else {
     for (const auto& file : options.packages) {
       std::error_code error;
@@ -299,16 +311,11 @@ AotiResult run_aoti(const ShimCatalog& catalog, const AotiOptions& given) {
       }
     }
   }
-  std::mutex progress_mutex;
   parallel_for_each(options.releases.size(), options.jobs, [&](std::size_t r) {
-    if (pending[r].empty() && cpp_pending[r].empty()) return;
     if (!pending[r].empty()) run_release_cells(options.releases[r], pending[r], result, options, setuptools);
     if (!cpp_pending[r].empty()) run_cpp_release_cells(options.releases[r], cpp_pending[r], result, options);
-    std::lock_guard lock(progress_mutex);
-    if (options.progress) {
-      options.progress(fmt::format("torch {}: {} packages loaded", options.releases[r].version.to_full_string(),
-                                   pending[r].size() + cpp_pending[r].size()));
-    }
+    step(fmt::format("torch {}: {} cells loaded", options.releases[r].version.to_full_string(),
+                     pending[r].size() + cpp_pending[r].size()));
   });
   for (std::size_t r = 0; r < options.releases.size(); ++r) {
     for (const auto* list : {&pending[r], &cpp_pending[r]}) {

@@ -83,7 +83,9 @@ struct AotiOptions {
   // saved and compared with eager's outputs, a user's package (no inputs) loaded only.
   bool cpp_loader = false;
   double cell_timeout_s = 300;
-  std::function<void(const std::string& line)> progress;
+  // `done` of `total` steps (a release's compile, a release's loads) have ended; (0, total) first, when
+  // the work starts, so that a log which is no terminal hears from it before the first compile ends.
+  std::function<void(int done, int total, const std::string& line)> progress;
 };
 
 // The environment of a process that loads a package (a cell, or a test's own fresh process). Inductor's

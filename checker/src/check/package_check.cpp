@@ -51,7 +51,9 @@ PackageCheckResult run_package_check(const ReleaseStore& store, const PackageChe
                                     .packages = {result.package},
                                     .from_minimum = true,
                                     .cpp_loader = true,
-                                    .progress = request.progress});
+                                    .progress = [&request](int, int, const std::string& line) {
+                                      if (request.progress) request.progress(line);
+                                    }});
   return result;
 }
 

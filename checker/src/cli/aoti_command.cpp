@@ -23,16 +23,13 @@ struct AotiCommandOptions {
 ExitCode run_aoti_command(const CommonOptions& common, const AotiCommandOptions& options) {
   std::vector<StoredRelease> releases = chosen_releases(open_store(common), options.run.releases);
   ShimCatalog catalog = ShimCatalog::load_directory(baselines_or_default(options.baselines));
-  ProgressLine progress = progress_line("aoti");
-  int done = 0;
-  const int total = static_cast<int>(releases.size()) * (options.packages.empty() ? 2 : 1);
   AotiOptions aoti{.cache_dir = options.run.cache_dir.empty() ? default_aoti_cache_dir() : options.run.cache_dir,
                    .fresh = options.run.fresh,
                    .jobs = jobs_or_cores(options.run.jobs),
                    .releases = releases,
                    .packages = options.packages,
                    .cpp_loader = !options.no_cpp_loader,
-                   .progress = [&progress, &done, total](const std::string& line) { progress(++done, total, line); }};
+                   .progress = progress_line("aoti")};
   AotiResult result = run_aoti(catalog, aoti);
   std::string title =
       options.packages.empty() ? "torch-abi-check aoti: reference models" : "torch-abi-check aoti: packages given";

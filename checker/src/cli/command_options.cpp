@@ -121,13 +121,11 @@ void add_aoti_run_options(CLI::App* command, AotiRunFlags& flags, const std::str
 }
 
 AotiOptions aoti_options_from(const MatrixRunFlags& run, const AotiRunFlags& flags, const ReleaseStore& store) {
-  auto progress = std::make_shared<ProgressLine>(progress_line("aoti"));
-  AotiOptions options{
-      .cache_dir = run.cache_dir.empty() ? default_aoti_cache_dir() : run.cache_dir / "aoti",
-      .fresh = run.fresh,
-      .jobs = jobs_or_cores(run.jobs),
-      .cpp_loader = !flags.no_cpp_loader,
-      .progress = [progress, done = 0](const std::string& line) mutable { (*progress)(++done, 0, line); }};
+  AotiOptions options{.cache_dir = run.cache_dir.empty() ? default_aoti_cache_dir() : run.cache_dir / "aoti",
+                      .fresh = run.fresh,
+                      .jobs = jobs_or_cores(run.jobs),
+                      .cpp_loader = !flags.no_cpp_loader,
+                      .progress = progress_line("aoti")};
   if (!flags.builds.empty()) options.build_releases = chosen_releases(store, flags.builds);
   return options;
 }
