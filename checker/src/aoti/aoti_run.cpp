@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "aoti/cpp_loader_cells.h"
 #include "aoti/reference_extension.h"
@@ -149,9 +151,8 @@ void run_release_cells(const StoredRelease& release, std::vector<PendingCell>& p
 }
 
 // Runs one release's uncached C++ loader cells, each in a fresh process of the runner built against it.
-void run_cpp_release_cells(const StoredRelease& release, std::vector<PendingCell>& pending, const AotiResult& result,
-                           const AotiOptions& options) {
-  const CppRunner runner = build_cpp_runner(release, options.cache_dir, options.fresh);
+void run_cpp_release_cells(const StoredRelease& release, const CppRunner& runner, std::vector<PendingCell>& pending,
+                           const AotiResult& result, const AotiOptions& options) {
   const fs::path run_dir = options.cache_dir / "cpp-runs" / release.version.to_full_string();
   for (std::size_t i = 0; i < pending.size(); ++i) {
     if (runner.binary.empty()) {
@@ -171,41 +172,48 @@ const std::vector<StoredRelease>& compiled_releases(const AotiOptions& options) 
   return options.build_releases.empty() ? options.releases : options.build_releases;
 }
 
-std::vector<AotiPackage> reference_packages(const AotiOptions& options, const fs::path& setuptools, AotiResult& result,
-                                            const std::function<void(const std::string&)>& step) {
-  const std::vector<StoredRelease>& builds = compiled_releases(options);
-  const std::string compiler = script_hash(compile_script());
-  std::vector<fs::path> dirs(builds.size());
-  std::vector<char> cached(builds.size(), 0);
-  std::vector<std::string> errors(builds.size());
-  std::vector<ReferenceExtension> extensions(builds.size());
-  parallel_for_each(builds.size(), options.jobs, [&](std::size_t r) {
-    bool was_cached = false;
-    extensions[r] = build_reference_extension(builds[r], options.cache_dir, options.fresh);
-    dirs[r] = compile_release(builds[r], options, compiler, setuptools, extensions[r], was_cached, errors[r]);
-    cached[r] = was_cached ? 1 : 0;
-    step(fmt::format("torch {}: reference models {}", builds[r].version.to_full_string(),
-                     was_cached ? "compiled earlier" : "compiled"));
-  });
+// One release's compile of the reference models: the folder of its packages, and the reference
+// extension the models that call a custom operator load.
+struct ReleaseCompile {
+  fs::path dir;
+  bool cached = false;
+  std::string error;
+  ReferenceExtension extension;
+};
+
+ReleaseCompile compile_reference_models(const StoredRelease& release, const AotiOptions& options,
+                                        const fs::path& setuptools) {
+  ReleaseCompile compile;
+  compile.extension = build_reference_extension(release, options.cache_dir, options.fresh);
+  compile.dir = compile_release(release, options, script_hash(compile_script()), setuptools, compile.extension,
+                                compile.cached, compile.error);
+  return compile;
+}
+
+// The packages the compiles made, as their manifests list them.
+std::vector<AotiPackage> reference_packages(const std::vector<StoredRelease>& builds,
+                                            const std::vector<ReleaseCompile>& compiles, AotiResult& result) {
   std::vector<AotiPackage> packages;
   for (std::size_t r = 0; r < builds.size(); ++r) {
-    (cached[r] ? result.compiles_cached : result.compiles_run) += 1;
-    if (!errors[r].empty()) {
-      packages.push_back({.model = "(every reference model)", .build = builds[r].version, .compile_error = errors[r]});
+    const ReleaseCompile& compile = compiles[r];
+    (compile.cached ? result.compiles_cached : result.compiles_run) += 1;
+    if (!compile.error.empty()) {
+      packages.push_back(
+          {.model = "(every reference model)", .build = builds[r].version, .compile_error = compile.error});
       continue;
     }
-    json manifest = json::parse(read_file_text(dirs[r] / "manifest.json"));
+    json manifest = json::parse(read_file_text(compile.dir / "manifest.json"));
     for (const auto& name : manifest["models"]) {
       const std::string model = name.get<std::string>();
-      AotiPackage package{.model = model, .build = builds[r].version, .compile_cached = cached[r] != 0};
-      json status = json::parse(read_file_text(dirs[r] / (model + ".compile.json")));
+      AotiPackage package{.model = model, .build = builds[r].version, .compile_cached = compile.cached};
+      json status = json::parse(read_file_text(compile.dir / (model + ".compile.json")));
       package.compile_seconds = status.value("seconds", 0.0);
       package.compile_cpu_seconds = status.value("cpu_seconds", 0.0);
       if (status.value("ok", false)) {
-        package.file = dirs[r] / (model + ".pt2");
-        package.reference = dirs[r] / (model + ".reference.pt");
-        if (status.value("extension", false)) package.extension = extensions[r].library;
-        if (fs::exists(dirs[r] / (model + ".cpp_io.pt"))) package.cpp_io = dirs[r] / (model + ".cpp_io.pt");
+        package.file = compile.dir / (model + ".pt2");
+        package.reference = compile.dir / (model + ".reference.pt");
+        if (status.value("extension", false)) package.extension = compile.extension.library;
+        if (fs::exists(compile.dir / (model + ".cpp_io.pt"))) package.cpp_io = compile.dir / (model + ".cpp_io.pt");
       } else {
         package.compile_error = status.value("error", std::string("the compile failed"));
       }
@@ -264,8 +272,31 @@ AotiResult run_aoti(const ShimCatalog& catalog, const AotiOptions& given) {
     options.progress(0, total,
                      fmt::format("starting: {} compiles, loads under {} releases", compiles, options.releases.size()));
   }
+  // The C++ runners a run needs for certain (every release that loads a reference package) are built
+  // beside the compiles, in one pool: a runner is a few seconds of one core, and the last compiles
+  // leave the other core idle. The rest are built when their cells run.
+  std::vector<std::optional<CppRunner>> runners(options.releases.size());
   if (options.packages.empty()) {
-    result.packages = reference_packages(options, setuptools, result, step);
+    const std::vector<StoredRelease>& builds = compiled_releases(options);
+    std::vector<std::size_t> runners_beside;
+    for (std::size_t r = 0; r < options.releases.size() && options.cpp_loader; ++r) {
+      const bool loads_one = std::any_of(builds.begin(), builds.end(), [&](const StoredRelease& build) {
+        return options.releases[r].version >= build.version;
+      });
+      if (loads_one) runners_beside.push_back(r);
+    }
+    std::vector<ReleaseCompile> compiled(builds.size());
+    parallel_for_each(builds.size() + runners_beside.size(), options.jobs, [&](std::size_t i) {
+      if (i >= builds.size()) {
+        const std::size_t r = runners_beside[i - builds.size()];
+        runners[r] = build_cpp_runner(options.releases[r], options.cache_dir, options.fresh);
+        return;
+      }
+      compiled[i] = compile_reference_models(builds[i], options, setuptools);
+      step(fmt::format("torch {}: reference models {}", builds[i].version.to_full_string(),
+                       compiled[i].cached ? "compiled earlier" : "compiled"));
+    });
+    result.packages = reference_packages(builds, compiled, result);
   } else {
     for (const auto& file : options.packages) {
       std::error_code error;
@@ -313,7 +344,10 @@ AotiResult run_aoti(const ShimCatalog& catalog, const AotiOptions& given) {
   }
   parallel_for_each(options.releases.size(), options.jobs, [&](std::size_t r) {
     if (!pending[r].empty()) run_release_cells(options.releases[r], pending[r], result, options, setuptools);
-    if (!cpp_pending[r].empty()) run_cpp_release_cells(options.releases[r], cpp_pending[r], result, options);
+    if (!cpp_pending[r].empty()) {
+      if (!runners[r]) runners[r] = build_cpp_runner(options.releases[r], options.cache_dir, options.fresh);
+      run_cpp_release_cells(options.releases[r], *runners[r], cpp_pending[r], result, options);
+    }
     step(fmt::format("torch {}: {} cells loaded", options.releases[r].version.to_full_string(),
                      pending[r].size() + cpp_pending[r].size()));
   });
