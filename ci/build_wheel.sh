@@ -7,7 +7,7 @@
 #
 # Usage: bash ci/build_wheel.sh [OUT_DIR]   (default: dist/); prints the wheel's path last.
 # The CMake build stays in build-wheel/, so a second run rebuilds only what changed. It compiles with
-# the flags of ci/build.sh's build (RelWithDebInfo: -O2 -g) from a folder as deep as build/, so that
+# the flags of ci/build.sh's build (RelWithDebInfo: -O2, line tables) from a folder as deep as build/, so that
 # every object is a ccache hit of that build, on a new machine too (the PythonPackage test compiled the
 # whole CLI a second time, at -O3, for 11 minutes there); auditwheel --strip then drops the debug
 # information, which leaves what a Release build at -O2 gives.
