@@ -104,7 +104,7 @@ std::string generate_probe_source(const std::filesystem::path& include_dir, cons
     if (declaration.kind == DeclarationKind::Function) wanted.insert(declaration.name);
   }
   std::string headers = umbrella_source(list_stable_headers(include_dir));
-  ClangTranslationUnit unit(include_dir, headers, probe_defines(), false);
+  ClangTranslationUnit unit(include_dir, headers, probe_defines());
   if (!unit.errors().empty()) {
     throw ToolError(fmt::format("{}: does not parse: {}", include_dir.string(), unit.errors().front()));
   }
@@ -122,23 +122,6 @@ std::string first_compiler_error(const std::string& output, const std::filesyste
     return fmt::format("{}:{}: {}", file.substr(tree.size()), (*it)[2].str(), (*it)[3].str());
   }
   return output;
-}
-
-std::optional<HeaderCompileFailure> compile_stable_headers(const std::filesystem::path& include_dir) {
-  ScopedTempDir work("torch-abi-check-headers");
-  { std::ofstream(work.path() / "headers.cpp") << umbrella_source(list_stable_headers(include_dir)); }
-  std::string include = std::filesystem::absolute(include_dir).lexically_normal().string();
-  std::vector<std::string> compile = {"c++", "-std=c++17", "-fsyntax-only", "-w", "-I" + include};
-  std::vector<std::string> defines = probe_defines();
-  compile.insert(compile.end(), defines.begin(), defines.end());
-  compile.emplace_back("headers.cpp");
-  ProcessResult result = run_process({.argv = compile, .working_dir = work.path(), .timeout = kToolTimeout});
-  if (result.succeeded()) return std::nullopt;
-  if (!result.exit_code) {
-    throw ToolError(fmt::format("{}: c++ failed on the stable headers ({})", include_dir.string(), result.describe()));
-  }
-  return HeaderCompileFailure{std::nullopt, std::string(kCompilerConfiguration),
-                              first_compiler_error(result.output, include_dir)};
 }
 
 AbiModel build_abi_model(const std::filesystem::path& include_dir, const ShimInventory& inventory) {

@@ -28,23 +28,14 @@ std::string generate_probe_source(const std::filesystem::path& include_dir, cons
 // built. Throws ToolError with the compiler's or abidw's last lines when either fails.
 AbiModel build_abi_model(const std::filesystem::path& include_dir, const ShimInventory& inventory);
 
-// The configuration at which the C++ compiler compiles the stable headers, inline bodies included: the
-// ABI model's probe and compile_stable_headers below (no target, so that everything is visible, and
-// every backend define).
+// The configuration at which the C++ compiler compiles the stable headers, inline bodies included, for
+// the ABI model's probe (no target, so that everything is visible, and every backend define).
 inline constexpr std::string_view kCompilerConfiguration = "no TORCH_TARGET_VERSION, every backend define (c++)";
 
 // "torch/csrc/stable/accelerator.h:59: invalid conversion ...": the first error of a compiler's output
 // in a header under include_dir, placed as the inventory places its parses' errors; the whole output
 // when no such line is there.
 std::string first_compiler_error(const std::string& output, const std::filesystem::path& include_dir);
-
-// Compiles every stable header of include_dir as an extension that includes them does: the C++
-// compiler (`c++ -fsyntax-only`) on one source that includes them all, at kCompilerConfiguration.
-// The inventory's libclang parses skip inline bodies; this compile does not, so a wrapper's body or a
-// struct's inline member that no longer compiles shows here. Nothing when the headers compile, else
-// the failure with the compiler's first error in the tree. ToolError when the compiler cannot be run
-// or times out.
-std::optional<HeaderCompileFailure> compile_stable_headers(const std::filesystem::path& include_dir);
 
 // The function names an ABIXML corpus describes (its elf-function-symbols), sorted.
 std::vector<std::string> abi_model_functions(const std::string& abixml);

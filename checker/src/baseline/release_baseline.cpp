@@ -68,9 +68,9 @@ BaselineBuild build_baseline(const std::filesystem::path& include_dir,
     model = build_abi_model(include_dir, build.baseline.inventory);
   } catch (const ToolError& error) {
     if (!options.untargeted_errors_as_notes) throw;
-    // The parses skip inline bodies; the ABI model's compile (every backend define, no target) does
-    // not, so a wrapper's body that no longer compiles is first seen here: a compile failure of the
-    // headers like the parses' own, and no ABI model.
+    // The parses compile inline bodies with libclang; the ABI model's compile is the C++ compiler's
+    // (every backend define, no target), which may refuse what libclang accepted: a compile failure
+    // of the headers like the parses' own, and no ABI model.
     build.baseline.inventory.compile_failures.push_back(
         {std::nullopt, std::string(kCompilerConfiguration), first_compiler_error(error.what(), include_dir)});
     sort_compile_failures(build.baseline.inventory.compile_failures);

@@ -40,6 +40,12 @@ std::optional<fs::path> ReleaseHistory::find(TorchVersion release) const {
   return baseline_dir(release);
 }
 
+std::set<std::string> ReleaseHistory::shipped_compile_errors(TorchVersion release) const {
+  std::optional<fs::path> committed = find(release);
+  if (!committed) return {};
+  return load_inventory(*committed / kInventoryFile).compile_error_identities();
+}
+
 std::vector<ShimInventory> ReleaseHistory::inventories_before(TorchVersion release) const {
   std::vector<ShimInventory> inventories;
   for (const auto& earlier : releases_) {

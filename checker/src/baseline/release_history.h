@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "baseline/operator_schemas.h"
@@ -33,6 +34,10 @@ class ReleaseHistory {
   // The committed baseline of `release`, when there is one.
   std::optional<std::filesystem::path> find(TorchVersion release) const;
 
+  // The identities (compile_error_identity) of the compile errors the committed baseline of
+  // `release` records, the errors that release shipped with (a header that refuses a target by
+  // design, 2.10's ATen/Config.h); none when it has no committed baseline (read now).
+  std::set<std::string> shipped_compile_errors(TorchVersion release) const;
   // Every release's inventory, oldest first (read now; ToolError naming the file when one is malformed).
   std::vector<ShimInventory> inventories() const;
   // The inventories of the releases older than `release`, oldest first (read now; ToolError naming

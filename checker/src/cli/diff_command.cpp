@@ -44,7 +44,8 @@ void add_diff_command(CLI::App& app, const CommonOptions& common, CommandAction&
       ReleaseBaseline new_baseline = obtain_baseline(options->new_spec, common.store_root, history);
       auto start = std::chrono::steady_clock::now();
       AbiDiff diff = diff_baselines(old_baseline, new_baseline, suppressions ? &*suppressions : nullptr,
-                                    options->old_spec, options->new_spec);
+                                    options->old_spec, options->new_spec,
+                                    history.shipped_compile_errors(new_baseline.inventory.release.minor_release()));
       double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
       nlohmann::json document = new_report_document(

@@ -129,7 +129,10 @@ void add_timeline_command(CLI::App& app, const CommonOptions&, CommandAction& ac
       for (const auto& path : history.baseline_dirs()) {
         ReleaseBaseline baseline = load_baseline(path);
         TimelineEntry entry{baseline.inventory.release, count_functions(baseline.inventory), std::nullopt};
-        if (previous) entry.diff = diff_baselines(*previous, baseline, {}, previous_path.string(), path.string());
+        // Committed baselines: each one's compile errors are those its release shipped with.
+        if (previous)
+          entry.diff = diff_baselines(*previous, baseline, {}, previous_path.string(), path.string(),
+                                      baseline.inventory.compile_error_identities());
         entries.push_back(std::move(entry));
         previous = std::move(baseline);
         previous_path = path;

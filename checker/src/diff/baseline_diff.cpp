@@ -16,9 +16,10 @@ namespace {
 // with every configuration it shows in ("the headers of 2.16 do not compile at target 2.9, target
 // 2.10: torch/csrc/stable/tensor.h:42: ...").
 std::vector<AbiChange> compare_compile_failures(const ShimInventory& old_inventory, const ShimInventory& new_inventory,
-                                                const std::string& new_origin) {
+                                                const std::string& new_origin, std::set<std::string> known) {
+  known.merge(old_inventory.compile_error_identities());
   std::vector<AbiChange> changes;
-  for (const auto& error : new_compile_errors(new_inventory, old_inventory.compile_error_identities())) {
+  for (const auto& error : new_compile_errors(new_inventory, known)) {
     changes.push_back(
         {error.header, ChangeKind::HeadersDoNotCompile,
          fmt::format("the headers of {} do not compile at {}: {}", new_origin, error.configurations(), error.error),
@@ -30,11 +31,12 @@ std::vector<AbiChange> compare_compile_failures(const ShimInventory& old_invento
 }  // namespace
 
 AbiDiff diff_baselines(const ReleaseBaseline& old_baseline, const ReleaseBaseline& new_baseline,
-                       SuppressionFile* suppressions, const std::string& old_origin, const std::string& new_origin) {
+                       SuppressionFile* suppressions, const std::string& old_origin, const std::string& new_origin,
+                       const std::set<std::string>& shipped_errors) {
   AbiDiff diff{old_baseline.inventory.release, new_baseline.inventory.release, {}, {}};
   diff.changes = compare_inventories(old_baseline, new_baseline);
   std::vector<AbiChange> failures =
-      compare_compile_failures(old_baseline.inventory, new_baseline.inventory, new_origin);
+      compare_compile_failures(old_baseline.inventory, new_baseline.inventory, new_origin, shipped_errors);
   diff.changes.insert(diff.changes.end(), failures.begin(), failures.end());
   // A side whose headers do not compile without a target has no ABI model: its failures above are
   // the finding, and the inventories are still compared.

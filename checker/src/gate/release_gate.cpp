@@ -73,7 +73,8 @@ ReleaseGateResult run_release_gate(const ReleaseStore& store, const ReleaseGateR
   const std::string last_dir = history.baseline_dir(result.last).string();
   ReleaseBaseline old_baseline = obtain_baseline(last_dir, store.root(), history);
   ReleaseBaseline new_baseline = obtain_baseline(candidate.torch_dir.string(), store.root(), history);
-  result.diff = diff_baselines(old_baseline, new_baseline, {}, last_dir, candidate.torch_dir.string());
+  result.diff = diff_baselines(old_baseline, new_baseline, {}, last_dir, candidate.torch_dir.string(),
+                               history.shipped_compile_errors(candidate.version.minor_release()));
 
   // The lint takes the inventory the baseline already collected instead of parsing the headers again.
   result.lint = lint_headers(store, {candidate.torch_dir.string(), new_baseline.inventory, request.baselines});

@@ -22,7 +22,7 @@ std::string parameter_abi_spelling(CXType type) {
 }
 
 ClangTranslationUnit::ClangTranslationUnit(const std::filesystem::path& include_dir, const std::string& source,
-                                           const std::vector<std::string>& arguments, bool with_macros) {
+                                           const std::vector<std::string>& arguments, ParseDepth depth) {
   std::string include = std::filesystem::absolute(include_dir).lexically_normal().string();
   while (include.size() > 1 && include.back() == '/') include.pop_back();
   include_prefix_ = include + "/";
@@ -36,8 +36,9 @@ ClangTranslationUnit::ClangTranslationUnit(const std::filesystem::path& include_
   for (const auto& argument : owned) argv.push_back(argument.c_str());
   CXUnsavedFile unsaved{source_name.c_str(), source.c_str(), static_cast<unsigned long>(source.size())};
 
-  unsigned flags = CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_KeepGoing;
-  if (with_macros) flags |= CXTranslationUnit_DetailedPreprocessingRecord;
+  unsigned flags = CXTranslationUnit_KeepGoing;
+  if (!depth.function_bodies) flags |= CXTranslationUnit_SkipFunctionBodies;
+  if (depth.macros) flags |= CXTranslationUnit_DetailedPreprocessingRecord;
   index_ = clang_createIndex(0, 0);
   CXErrorCode status = clang_parseTranslationUnit2(index_, source_name.c_str(), argv.data(),
                                                    static_cast<int>(argv.size()), &unsaved, 1, flags, &unit_);

@@ -26,6 +26,14 @@ struct HeaderPosition {
   int line = 0;
 };
 
+// What a parse reads beyond the declarations.
+struct ParseDepth {
+  bool macros = false;  // the preprocessor's record: macro definitions are cursors of the unit
+  // Inline function bodies compiled (they are skipped otherwise): an error in a body (a macro that
+  // expands to a shim the target hides, a member a wrapper uses removed) is then one of errors().
+  bool function_bodies = false;
+};
+
 // One parse of a generated source by libclang: the index and translation unit are owned here and
 // disposed together. Each instance is independent, so several can parse on different threads.
 class ClangTranslationUnit {
@@ -33,7 +41,7 @@ class ClangTranslationUnit {
   // `source` is an in-memory file (never written to disk) compiled as C++17 with `arguments` added;
   // include_dir is added as -I and is what positions are made relative to.
   ClangTranslationUnit(const std::filesystem::path& include_dir, const std::string& source,
-                       const std::vector<std::string>& arguments, bool with_macros);
+                       const std::vector<std::string>& arguments, ParseDepth depth = {});
   ~ClangTranslationUnit();
   ClangTranslationUnit(const ClangTranslationUnit&) = delete;
   ClangTranslationUnit& operator=(const ClangTranslationUnit&) = delete;

@@ -371,7 +371,8 @@ std::vector<ParseOutcome> run_parses(const std::filesystem::path& include_dir, c
         index = next++;
       }
       try {
-        ClangTranslationUnit unit(include_dir, source, configs[index].arguments(), true);
+        ClangTranslationUnit unit(include_dir, source, configs[index].arguments(),
+                                  {.macros = true, .function_bodies = true});
         outcomes[index] = {DeclarationExtractor(unit).run(), unit.errors()};
       } catch (...) {
         failures[index] = std::current_exception();
@@ -396,7 +397,7 @@ std::vector<std::optional<std::uint64_t>> evaluate_with_headers(const std::files
   for (std::size_t i = 0; i < expressions.size(); ++i) {
     source += fmt::format("constexpr unsigned long long torch_abi_check_value_{} = {};\n", i, expressions[i]);
   }
-  ClangTranslationUnit unit(include_dir, source, {}, false);
+  ClangTranslationUnit unit(include_dir, source, {});
   std::vector<std::optional<std::uint64_t>> values(expressions.size());
   for_each_child(unit.root(), [&](CXCursor child) {
     std::string name = cursor_spelling(child);

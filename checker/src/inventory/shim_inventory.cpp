@@ -124,6 +124,15 @@ std::string inventory_to_json(const ShimInventory& inventory) {
   nlohmann::ordered_json document = {{"release", inventory.release.to_string()}, {"declarations", declarations}};
   if (!inventory.headers.empty()) document["headers"] = inventory.headers;
   document["notes"] = inventory.notes;
+  if (!inventory.compile_failures.empty()) {
+    nlohmann::ordered_json failures = nlohmann::ordered_json::array();
+    for (const auto& f : inventory.compile_failures) {
+      failures.push_back({{"target", f.target ? nlohmann::ordered_json(f.target->to_string()) : nullptr},
+                          {"configuration", f.configuration},
+                          {"error", f.error}});
+    }
+    document["compile_failures"] = std::move(failures);
+  }
   return document.dump(1) + "\n";
 }
 
@@ -150,6 +159,14 @@ ShimInventory load_inventory(const std::filesystem::path& path) {
     }
     if (document.contains("headers")) inventory.headers = document.at("headers").get<std::vector<std::string>>();
     if (document.contains("notes")) inventory.notes = document.at("notes").get<std::vector<std::string>>();
+    if (document.contains("compile_failures")) {
+      for (const auto& item : document.at("compile_failures")) {
+        const auto& target = item.at("target");
+        inventory.compile_failures.push_back(
+            {target.is_null() ? std::nullopt : std::optional(TorchVersion::parse(target.get<std::string>())),
+             item.at("configuration").get<std::string>(), item.at("error").get<std::string>()});
+      }
+    }
     return inventory;
   } catch (const nlohmann::json::exception& error) {
     throw ToolError(fmt::format("{}: not a valid inventory: {}", path.string(), error.what()));

@@ -86,10 +86,12 @@ struct ShimInventory {
   // written before they were recorded.
   std::vector<std::string> headers;
   // Facts about the headers found while collecting, e.g. a stable header that does not compile
-  // under TORCH_TARGET_VERSION; sorted. Written to inventory.json (compile_failures is not).
+  // under TORCH_TARGET_VERSION; sorted. Written to inventory.json.
   std::vector<std::string> notes;
-  // Every error of each configuration that did not compile, when this inventory was collected from
-  // headers (not read from a file); sorted by sort_compile_failures.
+  // Every error of each configuration that did not compile (inline bodies included), sorted by
+  // sort_compile_failures. Written to inventory.json, so that a diff from a baseline file sees an
+  // error that shows only at some target as a diff of the header trees does (none in baselines
+  // written before they were recorded).
   std::vector<HeaderCompileFailure> compile_failures;
 
   // The identity of every compile error this inventory knows of, from its failures and its notes
@@ -102,7 +104,9 @@ struct ShimInventory {
 
 // The file format of shim_decls/<release>/inventory.json:
 //   {"release": "2.10", "declarations": [{"name", "kind", "signature", "header", "line", "backend", "since"}],
-//    "headers": ["torch/csrc/stable/tensor.h", ...], "notes": ["..."]}   ("headers" and "notes" may be absent)
+//    "headers": ["torch/csrc/stable/tensor.h", ...], "notes": ["..."],
+//    "compile_failures": [{"target": "2.12" or null, "configuration", "error"}]}
+//   ("headers", "notes" and "compile_failures" may be absent)
 std::string inventory_to_json(const ShimInventory& inventory);
 // Throws ToolError naming the file on anything malformed or truncated.
 ShimInventory load_inventory(const std::filesystem::path& path);

@@ -7,9 +7,8 @@
 
 namespace abicheck {
 
-// Everything the header rules read about a tree, gathered once: its inventory (given; where its
-// parses compiled without a target, the failure of one C++ compile of the tree with the inline
-// bodies the parses skip is added to it: compile_stable_headers), the committed baselines
+// Everything the header rules read about a tree, gathered once: its inventory (given, with its
+// compile failures at every configuration, inline bodies included: H007's), the committed baselines
 // (baselines/<release>/inventory.json) of the releases older than it, the wrappers' uses of shims at
 // each target (libclang, H005), and the declarations that moved into the stable trees (searched in
 // the headers of the release before, where headers_of_release has them).

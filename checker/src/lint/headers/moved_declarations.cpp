@@ -115,8 +115,7 @@ std::set<DeclarationKey> find_moved_declarations(const HeaderLintInput& input,
       }
     }
     if (previous_headers.empty()) continue;
-    ClangTranslationUnit unit(*previous_dir, umbrella_source({previous_headers.begin(), previous_headers.end()}), {},
-                              false);
+    ClangTranslationUnit unit(*previous_dir, umbrella_source({previous_headers.begin(), previous_headers.end()}), {});
     std::set<DeclarationKey> declared_before;
     collect_declarations(unit.root(), declared_before);
     for (const auto& [header, keys] : by_header) {
