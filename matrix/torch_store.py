@@ -98,13 +98,21 @@ def is_tty() -> bool:
     return sys.stderr.isatty()
 
 
+# When the last line was printed: the heartbeat below counts from it, not from the start of a step, since
+# several quiet steps of 20 s each in a row left a CI log 40 s without a line (bench/log_gaps.py on the
+# main job, 2026-12-02).
+_last_line_at = time.monotonic()
+
+
 def say(message: str) -> None:
+    global _last_line_at
     print(message, file=sys.stderr, flush=True)
+    _last_line_at = time.monotonic()
 
 
 # A log that is no terminal gets a line at least every 30 s while a quiet step (a download of several
-# GB, say) runs, so a CI log shows the job is alive and what it is doing: every 25 s, with room for a
-# loaded machine's late wake-up. (The environment variable is for the test that sees it.)
+# GB, say) runs, so a CI log shows the job is alive and what it is doing: 25 s after the last line, with
+# room for a loaded machine's late wake-up. (The environment variable is for the test that sees it.)
 HEARTBEAT_S = float(os.environ.get("TORCH_ABI_CHECK_HEARTBEAT_S", "25"))
 
 
@@ -122,7 +130,7 @@ def run(command: list[str], *, what: str, env: dict | None = None, capture: bool
         process = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT, text=True)
         while True:
             try:
-                returncode = process.wait(timeout=HEARTBEAT_S)
+                returncode = process.wait(timeout=max(0.05, HEARTBEAT_S - (time.monotonic() - _last_line_at)))
                 break
             except subprocess.TimeoutExpired:
                 say(f"store: {what}: still running, {time.monotonic() - started:.0f} s so far")
