@@ -182,11 +182,11 @@ struct ReleaseCompile {
 };
 
 ReleaseCompile compile_reference_models(const StoredRelease& release, const AotiOptions& options,
-                                        const fs::path& setuptools) {
+                                        const std::string& compiler, const fs::path& setuptools) {
   ReleaseCompile compile;
   compile.extension = build_reference_extension(release, options.cache_dir, options.fresh);
-  compile.dir = compile_release(release, options, script_hash(compile_script()), setuptools, compile.extension,
-                                compile.cached, compile.error);
+  compile.dir =
+      compile_release(release, options, compiler, setuptools, compile.extension, compile.cached, compile.error);
   return compile;
 }
 
@@ -285,6 +285,7 @@ AotiResult run_aoti(const ShimCatalog& catalog, const AotiOptions& given) {
       });
       if (loads_one) runners_beside.push_back(r);
     }
+    const std::string compiler = script_hash(compile_script());
     std::vector<ReleaseCompile> compiled(builds.size());
     parallel_for_each(builds.size() + runners_beside.size(), options.jobs, [&](std::size_t i) {
       if (i >= builds.size()) {
@@ -292,7 +293,7 @@ AotiResult run_aoti(const ShimCatalog& catalog, const AotiOptions& given) {
         runners[r] = build_cpp_runner(options.releases[r], options.cache_dir, options.fresh);
         return;
       }
-      compiled[i] = compile_reference_models(builds[i], options, setuptools);
+      compiled[i] = compile_reference_models(builds[i], options, compiler, setuptools);
       step(fmt::format("torch {}: reference models {}", builds[i].version.to_full_string(),
                        compiled[i].cached ? "compiled earlier" : "compiled"));
     });
