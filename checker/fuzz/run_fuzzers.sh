@@ -42,13 +42,19 @@ if command -v ccache >/dev/null; then
 fi
 objects=()
 mkdir -p "$out/objects"
+# As many compiles at once as there are cores: one after the other, a new machine's cold build was
+# 100 s on one core while the other had nothing left to do (bench/RESULTS.md, issue 29).
+compiles=()
 for source in "${sources[@]}"; do
   object="$out/objects/$(basename "$(dirname "$source")")_$(basename "${source%.cpp}").o"
   if [[ ! -f "$object" || -n "$(find "$root/checker/src" -newer "$object" -name '*.[ch]*' -print -quit)" ]]; then
-    "${launcher[@]}" "$clang" "${flags[@]}" -c "$source" -o "$object"
+    while (($(jobs -rp | wc -l) >= $(nproc))); do wait -n; done
+    "${launcher[@]}" "$clang" "${flags[@]}" -c "$source" -o "$object" &
+    compiles+=($!)
   fi
   objects+=("$object")
 done
+for compile in "${compiles[@]}"; do wait "$compile"; done
 for target in "${targets[@]}"; do
   binary="$out/${target}_fuzzer"
   if [[ ! -x "$binary" || -n "$(find "$root/checker/src/audit" "$root/checker/fuzz" "$out/objects" -newer "$binary" \

@@ -11,6 +11,7 @@
 #include "aoti/cpp_loader_cells.h"
 #include "aoti/reference_extension.h"
 #include "core/atomic_file.h"
+#include "core/build_cache.h"
 #include "core/content_hash.h"
 #include "core/file_text.h"
 #include "core/parallel_for_each.h"
@@ -42,25 +43,23 @@ std::map<std::string, std::string> python_environment() {
   return {{"PYTHONDONTWRITEBYTECODE", "1"}, {"PYTHONUNBUFFERED", "1"}};
 }
 
-// Compiles every reference model at `release` into its cache folder, unless a complete earlier
-// compile is there; returns the folder, with `error` set where the compile process died.
+// Compiles every reference model at `release` into its entry of the build cache, unless a complete
+// earlier compile is there; returns the entry's folder, with `error` set where the compile process
+// died. The cache's lock per key makes two runs that share the folder (a job and a test of another
+// checkout) take turns: the later one finds the earlier one's packages instead of compiling them
+// again into the same folder.
 fs::path compile_release(const StoredRelease& release, const AotiOptions& options, const std::string& compiler,
                          const fs::path& setuptools, const ReferenceExtension& extension, bool& cached,
                          std::string& error) {
   // Keyed by everything the packages come from (the compile script and the models among them), so
   // that a cache shared by several checkouts never hands out packages compiled from other models.
-  fs::path dir = options.cache_dir / "compiled" /
-                 fmt::format("{}-{}", release.version.to_full_string(),
-                             ContentHash()
-                                 .add(compiler)
-                                 .add(release_cache_identity(release))
-                                 .add(extension.key)
-                                 .add(script_hash(compile_script()))
-                                 .hex());
-  cached = !options.fresh && fs::exists(dir / "manifest.json");
-  if (cached) return dir;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const std::string key = fmt::format("{}-{}", release.version.to_full_string(),
+                                      ContentHash()
+                                          .add(compiler)
+                                          .add(release_cache_identity(release))
+                                          .add(extension.key)
+                                          .add(script_hash(compile_script()))
+                                          .hex());
   std::map<std::string, std::string> environment = python_environment();
   // Inductor's own caches per release: two releases never share generated code; one compile thread
   // a release, since releases compile side by side.
@@ -68,17 +67,28 @@ fs::path compile_release(const StoredRelease& release, const AotiOptions& option
                       (options.cache_dir / "inductor" / release.version.to_full_string()).string());
   environment.emplace("TORCHINDUCTOR_COMPILE_THREADS", "1");
   if (!setuptools.empty()) environment.emplace("TORCH_ABI_CHECK_SETUPTOOLS_DIR", setuptools.string());
-  ProcessResult run =
-      run_process({.argv = {release.python.string(), compile_script().string(), "--out", dir.string(), "--models-dir",
-                            models_dir().string(), "--extension", extension.library.string()},
-                   .extra_env = environment,
-                   .working_dir = dir,
-                   .timeout = std::chrono::minutes(30)});
-  if (!fs::exists(dir / "manifest.json")) {
-    // Not cached: the next run tries again.
-    error = fmt::format("the compile process ended ({}) before it listed its models: {}", run.describe(), run.tail(3));
+  CachedBuild entry = BuildCache(options.cache_dir / "compiled").build(key, options.fresh, [&](const fs::path& dir) {
+    ProcessResult run =
+        run_process({.argv = {release.python.string(), compile_script().string(), "--out", dir.string(), "--models-dir",
+                              models_dir().string(), "--extension", extension.library.string()},
+                     .extra_env = environment,
+                     .working_dir = dir,
+                     .timeout = std::chrono::minutes(30)});
+    BuildOutcome outcome{.log = run.output};
+    // A compile that listed its models is complete (a model that failed says so in its own
+    // status); one that died before is not kept, and the next run tries again.
+    outcome.manifest.built = fs::exists(dir / "manifest.json");
+    outcome.manifest.detail = outcome.manifest.built ? "compiled" : run.describe();
+    outcome.manifest.first_error = outcome.manifest.built ? "" : run.tail(3);
+    outcome.cacheable = outcome.manifest.built;
+    return outcome;
+  });
+  cached = entry.cached;
+  if (!entry.manifest.built) {
+    error = fmt::format("the compile process ended ({}) before it listed its models: {}", entry.manifest.detail,
+                        entry.manifest.first_error);
   }
-  return dir;
+  return entry.directory;
 }
 
 // The audit's view of a package: its shims, and per release whether all its objects load.

@@ -57,7 +57,9 @@ class ScratchStore : public ::testing::Test {
   fs::path root_;
 };
 
-TEST_F(ScratchStore, AnInstallKilledHalfWayIsNotListedAndIsRedone) {
+// One scenario, so that torch is installed once (each install is about a minute of unpacking and
+// bytecode on 2 cores; two tests of their own installed it twice more, bench/RESULTS.md, issue 29).
+TEST_F(ScratchStore, AKilledInstallIsNotListedAndOfTwoConcurrentRepairsOneRedoesItWhileTheOtherWaits) {
   // setsid puts the CLI, the store script and pip in one new process group, so one kill reaches
   // them all, as a machine going down would.
   fs::path half_installed = root_ / "releases/2.9.1/venv/lib/python3.11/site-packages/torch";
@@ -71,11 +73,23 @@ TEST_F(ScratchStore, AnInstallKilledHalfWayIsNotListedAndIsRedone) {
   ASSERT_TRUE(killed.succeeded()) << "the install never reached the torch wheel: " << killed.output;
   EXPECT_TRUE(listed().empty()) << "a killed install was listed as installed";
 
-  auto repaired = run_cli({"--store", root_.string(), "store", "install", "2.9"});
-  ASSERT_TRUE(repaired.succeeded()) << repaired.output;
-  EXPECT_NE(repaired.output.find("interrupted earlier"), std::string::npos) << repaired.output;
+  // Two installs at once into the store the kill left: one takes the lock and redoes the release,
+  // the other waits for it and then finds the release installed. Which one is first is up to the
+  // scheduler, so the two outputs are read together.
+  ProcessResult first, second;
+  std::thread racer([&] { first = run_cli({"--store", root_.string(), "store", "install", "2.9"}); });
+  std::this_thread::sleep_for(200ms);
+  second = run_cli({"--store", root_.string(), "store", "install", "2.9"});
+  racer.join();
+  ASSERT_TRUE(first.succeeded()) << first.output;
+  ASSERT_TRUE(second.succeeded()) << second.output;
+  std::string both = first.output + second.output;
+  EXPECT_NE(both.find("interrupted earlier"), std::string::npos) << both;
+  EXPECT_NE(both.find("waiting for another"), std::string::npos) << both;
+  EXPECT_NE(both.find("already installed"), std::string::npos) << both;
   auto releases = listed();
   ASSERT_EQ(releases.size(), 1u);
+  EXPECT_EQ(releases[0].version.to_full_string(), "2.9.1");
   auto imported = run_process({.argv = {releases[0].python.string(), "-c", "import torch; print(torch.__version__)"}});
   EXPECT_EQ(imported.tail(1).substr(0, imported.tail(1).find('+')), "2.9.1") << imported.output;
   EXPECT_EQ(modules_imported_from_source(releases[0]), "0");
@@ -92,21 +106,6 @@ TEST_F(ScratchStore, AnInstallKilledHalfWayIsNotListedAndIsRedone) {
   ASSERT_TRUE(upgraded.succeeded()) << upgraded.output;
   EXPECT_NE(upgraded.output.find("already installed"), std::string::npos) << upgraded.output;
   EXPECT_EQ(modules_imported_from_source(releases[0]), "0") << upgraded.output;
-}
-
-TEST_F(ScratchStore, ConcurrentInstallsTakeTurnsAndInstallOnce) {
-  ProcessResult first, second;
-  std::thread racer([&] { first = run_cli({"--store", root_.string(), "store", "install", "2.9"}); });
-  std::this_thread::sleep_for(200ms);
-  second = run_cli({"--store", root_.string(), "store", "install", "2.9"});
-  racer.join();
-  EXPECT_TRUE(first.succeeded()) << first.output;
-  EXPECT_TRUE(second.succeeded()) << second.output;
-  std::string both = first.output + second.output;
-  EXPECT_NE(both.find("already installed"), std::string::npos) << both;
-  EXPECT_NE(both.find("waiting for another"), std::string::npos) << both;
-  ASSERT_EQ(listed().size(), 1u);
-  EXPECT_EQ(listed()[0].version.to_full_string(), "2.9.1");
 }
 
 }  // namespace
