@@ -45,6 +45,11 @@ if [[ -d $shared_builds ]]; then
   find "$shared_builds" -mindepth 2 -maxdepth 2 -mtime +14 -exec rm -rf {} + 2>/dev/null || true
 fi
 
+# ctest prints a line when a test ends, and the long ones take minutes: a line every 25 s in a CI log
+# (a new machine's run had 9 quiet stretches over 30 s, the longest 87 s). The store's download has
+# ended, so its trap may go.
+. ci/heartbeat.sh
+heartbeat_start test
 cd build
 # One more test than cores: most tests wait part of their time (on fresh processes importing torch,
 # on downloads, on cells' timeouts), so $(nproc) of them left cores idle (bench/RESULTS.md, issue 29).

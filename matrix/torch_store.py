@@ -284,12 +284,23 @@ class Store:
                 if version not in todo:
                     say(f"store: torch {version_text(version)} already installed")
                     self._ensure_bytecode(version)
-            for position, version in enumerate(todo, 1):
-                say(f"store: [{position}/{len(todo)}] torch {version_text(version)}")
-                started = time.monotonic()
-                with tempfile.TemporaryDirectory(dir=self.root, prefix="download-") as download_dir:
+            # Every wheel first, so that each CUDA major's shared set is installed once for all the
+            # releases of the run: installed for the newest alone, it was installed again for each older
+            # release that names a package the set lacked (the CUDA 13 set three times in a new
+            # machine's run, 2.14.1 and 2.12.1 about 100 s each: bench/RESULTS.md, issue 29).
+            with tempfile.TemporaryDirectory(dir=self.root, prefix="download-") as download_dir:
+                downloads = {}
+                for version in todo:
+                    started = time.monotonic()
                     wheel = self._download_torch(spelled[version], source, Path(download_dir))
-                    self._install_release(version, wheel, source, started)
+                    downloads[version] = (wheel, time.monotonic() - started)
+                for major, (newest, requirements) in shared_cuda_sets(
+                        (version, *read_wheel_facts(wheel)) for version, (wheel, _) in downloads.items()).items():
+                    self._ensure_cuda_set(major, newest, requirements)
+                for position, version in enumerate(todo, 1):
+                    say(f"store: [{position}/{len(todo)}] torch {version_text(version)}")
+                    wheel, download_seconds = downloads[version]
+                    self._install_release(version, wheel, source, time.monotonic() - download_seconds)
             self._repair_cuda_sets()
 
     def adopt(self, python: Path) -> None:
@@ -449,18 +460,15 @@ class Store:
         """Brings the shared sets of a store written before they kept every release's extras up to
         what the installed releases ask for (their Requires-Dist, read from their installed
         metadata), all releases of a CUDA major at once: one reinstall at most."""
-        wanted: dict[int, tuple[tuple[int, ...], list[str]]] = {}
+        releases = []
         for version, data in self.installed().items():
             if data.get("cuda_major") is None or not data.get("shared_cuda_dir"):
                 continue
             metadata = next(Path(data["torch_dir"]).parent.glob("torch-*.dist-info/METADATA"), None)
             if metadata is None:
                 continue
-            _, shared = split_requirements(requirements_of(metadata.read_text()))
-            newest, folded = wanted.get(data["cuda_major"], (version, []))
-            folded = merge_shared_requirements(folded, newest, shared, version)
-            wanted[data["cuda_major"]] = (max(newest, version), folded)
-        for major, (newest, requirements) in wanted.items():
+            releases.append((version, requirements_of(metadata.read_text()), str(data["cuda_major"])))
+        for major, (newest, requirements) in shared_cuda_sets(releases).items():
             self._ensure_cuda_set(major, newest, requirements)
 
     def _drop_unused_cuda_sets(self) -> None:
@@ -520,6 +528,22 @@ def merge_shared_requirements(kept: list[str], kept_by: tuple[int, ...], added: 
             merged[name] = (extras, version, str(requirement.marker) if requirement.marker else "")
     return [f"{name}{'[' + ','.join(sorted(extras)) + ']' if extras else ''}{version}{'; ' + marker if marker else ''}"
             for name, (extras, version, marker) in sorted(merged.items())]
+
+
+def shared_cuda_sets(releases) -> dict[int, tuple[tuple[int, ...], list[str]]]:
+    """What each CUDA major's shared set must hold to serve all of `releases` ((version, its
+    Requires-Dist, its CUDA version or None) each): CUDA major -> (the newest release of it, the
+    requirements merged as merge_shared_requirements merges two). A set that holds this serves each of
+    those releases as it is: merging any one of them into it changes nothing."""
+    wanted: dict[int, tuple[tuple[int, ...], list[str]]] = {}
+    for version, requirements, cuda_version in sorted(releases, key=lambda release: release[0]):
+        if not cuda_version:
+            continue
+        major = int(cuda_version.split(".")[0])
+        _, shared = split_requirements(requirements)
+        newest, folded = wanted.get(major, (version, []))
+        wanted[major] = (max(newest, version), merge_shared_requirements(folded, newest, shared, version))
+    return wanted
 
 
 def split_requirements(requirements: list[str]) -> tuple[list[str], list[str]]:

@@ -57,6 +57,23 @@ class SharedCudaRequirements(unittest.TestCase):
         self.assertEqual(torch_store.merge_shared_requirements(held, (2, 15, 0), TORCH_2_15, (2, 15, 0)), held)
         self.assertNotEqual(torch_store.merge_shared_requirements(held, (2, 15, 0), TORCH_2_11, (2, 11, 0)), held)
 
+    def test_the_set_a_run_installs_first_serves_each_of_its_releases_without_a_reinstall(self):
+        # `store install` of several releases installs each major's set once, before any release:
+        # each release's own check (as _ensure_cuda_set makes it) must then find nothing to add.
+        sets = torch_store.shared_cuda_sets([((2, 12, 1), TORCH_2_12, "13.0"), ((2, 15, 0), TORCH_2_15, "13.2"),
+                                             ((2, 11, 0), TORCH_2_11, "13.0"), ((2, 10, 0), ["filelock"], None)])
+        self.assertEqual(list(sets), [13])
+        newest, installed = sets[13]
+        self.assertEqual(newest, (2, 15, 0))
+        held = torch_store.merge_shared_requirements(installed, newest, installed, newest)
+        for version, requirements in (((2, 11, 0), TORCH_2_11), ((2, 12, 1), TORCH_2_12), ((2, 15, 0), TORCH_2_15)):
+            self.assertEqual(torch_store.merge_shared_requirements(installed, newest, requirements, version), held,
+                             version)
+        # The newest release alone would not have served the older two (what the store did before).
+        alone = torch_store.shared_cuda_sets([((2, 15, 0), TORCH_2_15, "13.2")])[13][1]
+        self.assertNotEqual(torch_store.merge_shared_requirements(alone, newest, TORCH_2_12, (2, 12, 1)),
+                            torch_store.merge_shared_requirements(alone, newest, alone, newest))
+
 
 if __name__ == "__main__":
     unittest.main()
