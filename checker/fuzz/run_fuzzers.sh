@@ -24,7 +24,8 @@ sources=("$root/checker/src/audit/elf_reader.cpp" "$root/checker/src/audit/wheel
          "$root/checker/src/audit/import_time_checks.cpp" "$root/checker/src/core/device_library.cpp"
          "$root/checker/src/core/torch_version.cpp" "$root/checker/src/core/wheel_file_name.cpp")
 llvm_config="$(command -v llvm-config-14 || command -v llvm-config)"
-flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I "$root/checker/src"
+# Line tables (-g1): a crash report still names file and line, at a fraction of full debug information.
+flags=(-std=c++20 -O1 -g1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I "$root/checker/src"
        -isystem "$("$llvm_config" --includedir)")
 # LLVM's Object library (the Mach-O and PE reader), static, as the main build links it.
 read -r -a llvm_libraries <<<"$("$llvm_config" --link-static --libfiles object demangle)"
