@@ -48,18 +48,14 @@ std::map<std::string, std::string> python_environment() {
 // died. The cache's lock per key makes two runs that share the folder (a job and a test of another
 // checkout) take turns: the later one finds the earlier one's packages instead of compiling them
 // again into the same folder.
-fs::path compile_release(const StoredRelease& release, const AotiOptions& options, const std::string& compiler,
+fs::path compile_release(const StoredRelease& release, const AotiOptions& options, const std::string& script_key,
                          const fs::path& setuptools, const ReferenceExtension& extension, bool& cached,
                          std::string& error) {
   // Keyed by everything the packages come from (the compile script and the models among them), so
   // that a cache shared by several checkouts never hands out packages compiled from other models.
-  const std::string key = fmt::format("{}-{}", release.version.to_full_string(),
-                                      ContentHash()
-                                          .add(compiler)
-                                          .add(release_cache_identity(release))
-                                          .add(extension.key)
-                                          .add(script_hash(compile_script()))
-                                          .hex());
+  const std::string key =
+      fmt::format("{}-{}", release.version.to_full_string(),
+                  ContentHash().add(script_key).add(release_cache_identity(release)).add(extension.key).hex());
   std::map<std::string, std::string> environment = python_environment();
   // Inductor's own caches per release: two releases never share generated code; one compile thread
   // a release, since releases compile side by side.
@@ -192,11 +188,11 @@ struct ReleaseCompile {
 };
 
 ReleaseCompile compile_reference_models(const StoredRelease& release, const AotiOptions& options,
-                                        const std::string& compiler, const fs::path& setuptools) {
+                                        const std::string& script_key, const fs::path& setuptools) {
   ReleaseCompile compile;
   compile.extension = build_reference_extension(release, options.cache_dir, options.fresh);
   compile.dir =
-      compile_release(release, options, compiler, setuptools, compile.extension, compile.cached, compile.error);
+      compile_release(release, options, script_key, setuptools, compile.extension, compile.cached, compile.error);
   return compile;
 }
 
@@ -295,7 +291,8 @@ AotiResult run_aoti(const ShimCatalog& catalog, const AotiOptions& given) {
       });
       if (loads_one) runners_beside.push_back(r);
     }
-    const std::string compiler = script_hash(compile_script());
+    // What the packages come from besides the release and the extension: the same for every release.
+    const std::string script_key = script_hash(compile_script());
     std::vector<ReleaseCompile> compiled(builds.size());
     parallel_for_each(builds.size() + runners_beside.size(), options.jobs, [&](std::size_t i) {
       if (i >= builds.size()) {
@@ -303,7 +300,7 @@ AotiResult run_aoti(const ShimCatalog& catalog, const AotiOptions& given) {
         runners[r] = build_cpp_runner(options.releases[r], options.cache_dir, options.fresh);
         return;
       }
-      compiled[i] = compile_reference_models(builds[i], options, compiler, setuptools);
+      compiled[i] = compile_reference_models(builds[i], options, script_key, setuptools);
       step(fmt::format("torch {}: reference models {}", builds[i].version.to_full_string(),
                        compiled[i].cached ? "compiled earlier" : "compiled"));
     });
