@@ -11,6 +11,9 @@ if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=cc
 # Paths under the checkout are hashed relative to it and the build folder's own path not at all, so a
 # clone in another folder (CI's) hits what any earlier clone compiled.
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+# Precompiled headers (checker/CMakeLists.txt) are cached only with this sloppiness: their macros and
+# timestamps are not in the key, their content is.
+export CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" >/dev/null
 targets=()
 for target in "$@"; do targets+=(--target "$target"); done

@@ -20,6 +20,7 @@ if command -v ccache >/dev/null; then export CMAKE_CXX_COMPILER_LAUNCHER=ccache;
 # As in ci/build.sh: paths hashed relative to the checkout, so a clone in another folder (CI's, the
 # PythonPackage test's) hits what an earlier clone compiled.
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+export CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime  # as ci/build.sh
 # The compiler by the name ci/build.sh's CMake finds (c++, or $CXX): pip's build otherwise gets CXX=g++ from
 # Python's sysconfig, and ccache counts another name of the same g++ as another compiler (every file
 # of the wheel a miss, 2026-12-01).

@@ -32,6 +32,7 @@ import os
 import shlex
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -74,7 +75,26 @@ def write_ledger(path: Path, entries: dict[str, tuple[str, str]]) -> None:
 
 def compile_commands(build_dir: Path) -> dict[Path, dict]:
     entries = json.loads((build_dir / "compile_commands.json").read_text())
-    return {Path(entry["directory"], entry["file"]).resolve(): entry for entry in entries}
+    return {Path(entry["directory"], entry["file"]).resolve(): without_precompiled_header(entry) for entry in entries}
+
+
+def without_precompiled_header(entry: dict) -> dict:
+    """The command without CMake's precompiled header (checker/CMakeLists.txt): it is GCC's, which clang
+    refuses ("not a valid precompiled PCH file"), so clang-tidy reads the headers as the file includes them."""
+    arguments = entry.get("arguments") or shlex.split(entry.get("command", ""))
+    kept: list[str] = []
+    i = 0
+    while i < len(arguments):
+        if arguments[i] == "-Winvalid-pch":
+            i += 1
+        elif arguments[i] == "-include" and i + 1 < len(arguments) and Path(arguments[i + 1]).name == "cmake_pch.hxx":
+            i += 2
+        else:
+            kept.append(arguments[i])
+            i += 1
+    stripped = {key: value for key, value in entry.items() if key != "arguments"}
+    stripped["command"] = shlex.join(kept)
+    return stripped
 
 
 def object_file(entry: dict) -> Path | None:
@@ -198,8 +218,12 @@ def main() -> int:
             from_ledger += 1
     to_check = [file for file in args.files if args.full or keys[file] is None or not cached[file].is_file()]
 
+    # clang-tidy reads the commands as keyed: without the precompiled header.
+    database = tempfile.TemporaryDirectory(prefix="tidy-commands-")
+    (Path(database.name) / "compile_commands.json").write_text(json.dumps(list(commands.values())))
+
     def check(file: Path) -> tuple[Path, str, int]:
-        run = subprocess.run([args.clang_tidy, "-p", str(build_dir), "--quiet", str(file)], capture_output=True,
+        run = subprocess.run([args.clang_tidy, "-p", database.name, "--quiet", str(file)], capture_output=True,
                              text=True, check=False)
         return file, run.stdout + run.stderr, run.returncode
 
