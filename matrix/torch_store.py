@@ -40,6 +40,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import fcntl
+import importlib.util
 import json
 import os
 import re
@@ -600,14 +601,31 @@ def compile_bytecode(python: Path, site: Path, version: tuple[int, ...]) -> None
 def import_as_the_tool(python: Path, version: tuple[int, ...]) -> str:
     """Imports what the tool's processes import (TOOL_IMPORTS) in the release's Python, as on a user's
     machine, writing the bytecode of every module read that has none yet: the dependencies' modules
-    that the tool needs, and no others. Returns the version torch reports, without its local part."""
-    script = ("import importlib, sys\nsys.dont_write_bytecode = False\n"
+    that the tool needs, and no others. As in the tool's processes, the host's setuptools comes last on
+    the path (torch.utils.cpp_extension imports it; torch 2.9 and 2.10 install it only from Python 3.12).
+    Returns the version torch reports, without its local part."""
+    script = ("import importlib, sys\nsys.dont_write_bytecode = False\nsys.path.extend(sys.argv[1:])\n"
               f"for name in {TOOL_IMPORTS!r}: importlib.import_module(name)\n"
               "print(sys.modules['torch'].__version__)")
     environment = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    imported = run(user_machine_argv(python) + ["-c", script], what=f"importing torch {version_text(version)}",
-                   capture=True, env={**environment, "LD_LIBRARY_PATH": "", "LD_PRELOAD": ""}).strip().splitlines()
+    with tempfile.TemporaryDirectory(prefix="setuptools-only-") as scratch:
+        imported = run(user_machine_argv(python) + ["-c", script, *host_setuptools_only(Path(scratch))],
+                       what=f"importing torch {version_text(version)}", capture=True,
+                       env={**environment, "LD_LIBRARY_PATH": "", "LD_PRELOAD": ""}).strip().splitlines()
     return imported[-1].split("+")[0] if imported else ""
+
+
+def host_setuptools_only(folder: Path) -> list[str]:
+    """[folder], holding links to the host Python's setuptools and nothing else of its site, as the
+    tool's setuptools_only_dir (checker/src/aoti/aoti_run.h) makes it; [] when the host has none."""
+    spec = importlib.util.find_spec("setuptools")
+    if spec is None or not spec.submodule_search_locations:
+        return []
+    site = Path(spec.submodule_search_locations[0]).parent
+    for name in ("setuptools", "pkg_resources", "_distutils_hack"):
+        if (site / name).exists():
+            (folder / name).symlink_to(site / name)
+    return [str(folder)]
 
 
 def release_manifest(version: tuple[int, ...], python: Path, torch_dir: Path, cuda_version: str | None,
