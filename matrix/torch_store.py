@@ -12,14 +12,11 @@ Layout under the store root:
                                 built for it; cuda.json names the release whose pins it holds
     pip-cache/                  pip's cache for the small pure-Python dependencies
 
-Each release's site-packages holds the Python bytecode of what the tool's processes read, made once
-at install after pip has installed everything (with --no-compile): every module of torch's own
-packages (compileall, in parallel), and the modules of its dependencies that those processes import,
-written by one import of them (TOOL_IMPORTS). Every process the tool starts imports torch, and without
-bytecode each import compiles about 1,700 modules from source: under 2.12.1, `import torch` took 5.8 s
-of CPU instead of 2.7 s, a package load 26 s instead of 11. Compiling every module of the site instead
-cost 26 s of CPU a release, more than half of it sympy's and networkx's modules that nothing imports
-(bench/RESULTS.md, issue 29). The processes run with PYTHONDONTWRITEBYTECODE, so they only read it.
+Each release's site-packages holds its Python bytecode, compiled once at install, in parallel,
+after pip has installed everything (with --no-compile). Every process the
+tool starts imports torch, and without bytecode each import compiles about 1,700 modules from
+source: under 2.12.1, `import torch` took 5.8 s of CPU instead of 2.7 s, a package load 26 s instead of 11.
+The processes run with PYTHONDONTWRITEBYTECODE, so they only read it.
 
 A release can also be adopted: `adopt PYTHON` records the torch that an existing environment
 imports (a GPU machine's own, say) with a release.json that points into that environment. Nothing
@@ -40,7 +37,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import fcntl
-import importlib.util
 import json
 import os
 import re
@@ -385,7 +381,10 @@ class Store:
                 what=f"installing torch {version_text(version)}'s Python dependencies")
 
         compile_bytecode(python, site, version)
-        reported = import_as_the_tool(python, version)
+        imported = run(user_machine_argv(python) + ["-c", "import torch; print(torch.__version__)"],
+                       what=f"importing torch {version_text(version)}", capture=True,
+                       env={**os.environ, "LD_LIBRARY_PATH": "", "LD_PRELOAD": ""}).strip().splitlines()
+        reported = imported[-1].split("+")[0] if imported else ""
         if reported != version_text(version):
             raise StoreError(f"torch {version_text(version)} imports as '{reported}'")
 
@@ -410,7 +409,6 @@ class Store:
         if manifest.get("bytecode") or manifest.get("adopted_from"):
             return
         compile_bytecode(Path(manifest["python"]), Path(manifest["torch_dir"]).parent, version)
-        import_as_the_tool(Path(manifest["python"]), version)
         write_json_atomically(manifest_file, {**manifest, "bytecode": True})
 
     def _ensure_cuda_set(self, major: int, version: tuple[int, ...], requirements: list[str]) -> None:
@@ -581,51 +579,13 @@ def disk_usage(path: Path) -> int:
     return total
 
 
-# The modules the tool's processes import beyond `import torch`: C++ extension builds and loads
-# (cpp_extension), operator schemas and AOTInductor compiles (export, _inductor) and package loads.
-TOOL_IMPORTS = ("torch", "torch.utils.cpp_extension", "torch.export", "torch._inductor.codecache",
-                "torch._inductor.compile_fx", "torch._inductor.package")
-
-
 def compile_bytecode(python: Path, site: Path, version: tuple[int, ...]) -> None:
-    """Compiles every module of torch's own packages with the release's own Python; the dependencies'
-    bytecode is written by import_as_the_tool. Files that do not compile are skipped: nothing imports
-    those."""
+    """Compiles every module of a release's site-packages with the release's own Python. Linked
+    folders (the shared CUDA packages) are skipped, and so are files that do not compile (some
+    packages ship Python 2 examples): nothing imports those."""
     say(f"store: compiling torch {version_text(version)}'s Python bytecode")
-    packages = [str(site / name) for name in ("torch", "functorch", "torchgen") if (site / name).is_dir()]
-    run([str(python), "-c",
-         "import compileall, sys\nfor package in sys.argv[1:]: compileall.compile_dir(package, quiet=2, workers=0)",
-         *packages], what=f"compiling torch {version_text(version)}'s bytecode")
-
-
-def import_as_the_tool(python: Path, version: tuple[int, ...]) -> str:
-    """Imports what the tool's processes import (TOOL_IMPORTS) in the release's Python, as on a user's
-    machine, writing the bytecode of every module read that has none yet: the dependencies' modules
-    that the tool needs, and no others. As in the tool's processes, the host's setuptools comes last on
-    the path (torch.utils.cpp_extension imports it; torch 2.9 and 2.10 install it only from Python 3.12).
-    Returns the version torch reports, without its local part."""
-    script = ("import importlib, sys\nsys.dont_write_bytecode = False\nsys.path.extend(sys.argv[1:])\n"
-              f"for name in {TOOL_IMPORTS!r}: importlib.import_module(name)\n"
-              "print(sys.modules['torch'].__version__)")
-    environment = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    with tempfile.TemporaryDirectory(prefix="setuptools-only-") as scratch:
-        imported = run(user_machine_argv(python) + ["-c", script, *host_setuptools_only(Path(scratch))],
-                       what=f"importing torch {version_text(version)}", capture=True,
-                       env={**environment, "LD_LIBRARY_PATH": "", "LD_PRELOAD": ""}).strip().splitlines()
-    return imported[-1].split("+")[0] if imported else ""
-
-
-def host_setuptools_only(folder: Path) -> list[str]:
-    """[folder], holding links to the host Python's setuptools and nothing else of its site, as the
-    tool's setuptools_only_dir (checker/src/aoti/aoti_run.h) makes it; [] when the host has none."""
-    spec = importlib.util.find_spec("setuptools")
-    if spec is None or not spec.submodule_search_locations:
-        return []
-    site = Path(spec.submodule_search_locations[0]).parent
-    for name in ("setuptools", "pkg_resources", "_distutils_hack"):
-        if (site / name).exists():
-            (folder / name).symlink_to(site / name)
-    return [str(folder)]
+    run([str(python), "-c", "import compileall, sys; compileall.compile_dir(sys.argv[1], quiet=2, workers=0)",
+         str(site)], what=f"compiling torch {version_text(version)}'s bytecode")
 
 
 def release_manifest(version: tuple[int, ...], python: Path, torch_dir: Path, cuda_version: str | None,

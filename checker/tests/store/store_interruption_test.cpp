@@ -1,8 +1,7 @@
 // An install killed half-way must never be listed and must be redone by the next install; two
 // installs into one store at once must not corrupt it. Runs against a scratch store that borrows
 // the default store's shared CUDA libraries (hard links), so only torch itself is downloaded. An
-// install leaves bytecode for every module the tool's processes import, and an older release without it
-// gets it.
+// install leaves bytecode for every module, and an older release without it gets it.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -12,7 +11,6 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "aoti/aoti_run.h"
 #include "core/process.h"
 #include "store/release_store.h"
 #include "support/build_paths.h"
@@ -44,21 +42,15 @@ class ScratchStore : public ::testing::Test {
 
   std::vector<StoredRelease> listed() const { return ReleaseStore(root_).releases(); }
 
-  // How many modules of the release's site-packages (torch's and its dependencies') that an AOTInductor
-  // compile, an export and an extension build import have no bytecode beside them (each of them is
-  // compiled from source by every process that imports it). The host's setuptools comes last on the
-  // path, as in the tool's processes (2.9 installs none under Python 3.11).
-  std::string modules_imported_from_source(const StoredRelease& release) const {
-    auto probe =
-        run_process({.argv = {release.python.string(), "-c",
-                              "import os, sys\nsys.path.append(sys.argv[1])\n"
-                              "import torch, torch._inductor.compile_fx, torch.export, torch.utils.cpp_extension\n"
-                              "site = os.path.dirname(os.path.dirname(torch.__file__))\n"
-                              "cached = [getattr(m, '__cached__', None) for m in list(sys.modules.values()) "
-                              "if (getattr(m, '__file__', None) or '').startswith(site)]\n"
-                              "print(sum(1 for c in cached if isinstance(c, str) and not os.path.exists(c)))",
-                              setuptools_only_dir(root_).string()},
-                     .extra_env = {{"PYTHONDONTWRITEBYTECODE", "1"}}});
+  // How many of the release's torch modules that `import torch._inductor` loads have no bytecode
+  // beside them (each of them is compiled from source by every process that imports it).
+  static std::string modules_imported_from_source(const StoredRelease& release) {
+    auto probe = run_process({.argv = {release.python.string(), "-c",
+                                       "import os, sys, torch, torch._inductor\n"
+                                       "cached = [getattr(m, '__cached__', None) for n, m in list(sys.modules.items()) "
+                                       "if n.startswith('torch')]\n"
+                                       "print(sum(1 for c in cached if isinstance(c, str) and not os.path.exists(c)))"},
+                              .extra_env = {{"PYTHONDONTWRITEBYTECODE", "1"}}});
     return probe.succeeded() ? probe.tail(1) : probe.output;
   }
 
