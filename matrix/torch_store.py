@@ -10,6 +10,10 @@ Layout under the store root:
                                 install, never listed, and redone by the next `install`
     cuda/cu<major>/site         the NVIDIA libraries of one CUDA major, shared by every release
                                 built for it; cuda.json names the release whose pins it holds
+    python/<tag>/<name>-<version>
+                                one Python dependency of torch (sympy, networkx, jinja2...) at one
+                                version, for one interpreter (tag: cpython-311), its bytecode compiled
+                                once; every release that depends on it links its top-level entries
     pip-cache/                  pip's cache for the small pure-Python dependencies
 
 Each release's site-packages holds its Python bytecode, compiled once at install, in parallel,
@@ -28,6 +32,12 @@ so one set, pinned by the newest release of that major, serves every release bui
 Each venv links the shared top-level packages into its site-packages, so torch finds them
 where its RPATH and its Python preloading look.
 
+Why the Python dependencies are shared: every release from 2.9 to 2.15 installs the same sympy,
+networkx, mpmath, jinja2, fsspec... (2,600 of a release's 4,900 modules). pip installs them into the
+release's site-packages as usual (it resolves the versions), then each distribution whose files are
+its own moves to python/ once, or gives way to the copy already there, and is linked back: the
+bytecode of those modules is compiled once for the store, not once a release.
+
 Why triton is left out: nothing here compiles Triton kernels, and importing torch does not
 need it; it would add 0.3-0.7 GB per release.
 """
@@ -36,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import csv
 import fcntl
 import json
 import os
@@ -249,6 +260,10 @@ class Store:
     def cuda_dir(self, major: int) -> Path:
         return self.root / "cuda" / f"cu{major}"
 
+    @property
+    def python_packages_dir(self) -> Path:
+        return self.root / "python" / sys.implementation.cache_tag
+
     @contextlib.contextmanager
     def locked(self):
         self.root.mkdir(parents=True, exist_ok=True)
@@ -343,6 +358,7 @@ class Store:
                 shutil.rmtree(self.release_dir(match))
                 say(f"store: removed torch {version_text(match)}")
             self._drop_unused_cuda_sets()
+            self._drop_unused_python_packages()
 
     def _download_torch(self, spelled: str, source: TorchSource, into: Path) -> Path:
         say(f"store: downloading torch {spelled} from {source.describe()}")
@@ -379,6 +395,7 @@ class Store:
             run(pip_command("install", "--no-compile", "--cache-dir", str(self.root / "pip-cache"), *pure,
                             python=python),
                 what=f"installing torch {version_text(version)}'s Python dependencies")
+            share_dependencies(python, site, self.python_packages_dir)
 
         compile_bytecode(python, site, version)
         imported = run(user_machine_argv(python) + ["-c", "import torch; print(torch.__version__)"],
@@ -479,6 +496,73 @@ class Store:
                 if not entry.name.startswith("cu") or entry.name[2:] not in {str(m) for m in used}:
                     shutil.rmtree(entry)
                     say(f"store: removed the unused shared libraries {entry.name}")
+
+    def _drop_unused_python_packages(self) -> None:
+        linked = set()
+        for data in self.installed().values():
+            site = Path(data["torch_dir"]).parent
+            if site.is_dir() and not data.get("adopted_from"):
+                linked.update(entry.resolve().parent for entry in site.iterdir() if entry.is_symlink())
+        shared_root = self.root / "python"
+        for package in sorted(shared_root.glob("*/*")):
+            if package.resolve() not in linked:
+                shutil.rmtree(package)
+                say(f"store: removed the unused {package.name}")
+
+
+def distribution_top_levels(dist_info: Path) -> set[str]:
+    """The site-packages entries a distribution installed, by its RECORD (scripts in bin/, its
+    metadata and bytecode left out); empty when it has no RECORD."""
+    record = dist_info / "RECORD"
+    if not record.is_file():
+        return set()
+    with record.open(newline="") as lines:
+        paths = [row[0] for row in csv.reader(lines) if row]
+    return {path.split("/", 1)[0] for path in paths
+            if not path.startswith("../") and path.split("/", 1)[0] not in (dist_info.name, "__pycache__")}
+
+
+def share_dependencies(python: Path, site: Path, shared_root: Path) -> None:
+    """Replaces each dependency pip installed into `site` (every distribution but torch) by links to
+    one copy in `shared_root`/<name>-<version>, which the first release to install that version
+    moves there and compiles. A distribution that shares a top-level entry with another (a namespace
+    package) stays where pip put it."""
+    owners: dict[str, list[Path]] = {}
+    entries: dict[Path, set[str]] = {}
+    for dist_info in sorted(site.glob("*.dist-info")):
+        entries[dist_info] = distribution_top_levels(dist_info)
+        for entry in entries[dist_info]:
+            owners.setdefault(entry, []).append(dist_info)
+    new = []
+    for dist_info, tops in entries.items():
+        if (dist_info.name.startswith("torch-") or not tops or any(len(owners[top]) > 1 for top in tops)
+                or any((site / top).is_symlink() or not (site / top).exists() for top in tops)):
+            continue
+        shared = shared_root / dist_info.name.removesuffix(".dist-info")
+        if shared.is_dir():
+            for top in tops:
+                if (site / top).is_dir():
+                    shutil.rmtree(site / top)
+                else:
+                    (site / top).unlink()
+        else:
+            staging = shared.with_name(shared.name + ".new")
+            shutil.rmtree(staging, ignore_errors=True)
+            staging.mkdir(parents=True)
+            for top in tops:
+                (site / top).rename(staging / top)
+            new.append((staging, shared))
+        for top in sorted(tops):
+            (site / top).symlink_to(shared / top)
+    if new:
+        # Compiled where they will be read from (ddir), then moved in whole: a copy in python/ is complete.
+        run([str(python), "-c", "import compileall, sys\n"
+             "for staging, final in zip(sys.argv[1::2], sys.argv[2::2]):\n"
+             "    compileall.compile_dir(staging, ddir=final, quiet=2, workers=0)"]
+            + [str(path) for pair in new for path in pair],
+            what="compiling the shared Python dependencies' bytecode")
+        for staging, shared in new:
+            staging.rename(shared)
 
 
 def read_wheel_facts(wheel: Path) -> tuple[list[str], str | None]:

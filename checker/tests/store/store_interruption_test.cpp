@@ -42,13 +42,15 @@ class ScratchStore : public ::testing::Test {
 
   std::vector<StoredRelease> listed() const { return ReleaseStore(root_).releases(); }
 
-  // How many of the release's torch modules that `import torch._inductor` loads have no bytecode
-  // beside them (each of them is compiled from source by every process that imports it).
+  // How many of the modules of the release's site-packages that `import torch._inductor` loads have no
+  // bytecode beside them (each of them is compiled from source by every process that imports it):
+  // torch's own, and the dependencies the store links to one shared copy (sympy, networkx...).
   static std::string modules_imported_from_source(const StoredRelease& release) {
     auto probe = run_process({.argv = {release.python.string(), "-c",
-                                       "import os, sys, torch, torch._inductor\n"
-                                       "cached = [getattr(m, '__cached__', None) for n, m in list(sys.modules.items()) "
-                                       "if n.startswith('torch')]\n"
+                                       "import os, sys, torch, torch._inductor, sympy, networkx\n"
+                                       "site = os.path.dirname(os.path.dirname(torch.__file__))\n"
+                                       "cached = [getattr(m, '__cached__', None) for m in list(sys.modules.values()) "
+                                       "if (getattr(m, '__file__', None) or '').startswith(site)]\n"
                                        "print(sum(1 for c in cached if isinstance(c, str) and not os.path.exists(c)))"},
                               .extra_env = {{"PYTHONDONTWRITEBYTECODE", "1"}}});
     return probe.succeeded() ? probe.tail(1) : probe.output;
