@@ -30,7 +30,7 @@ std::string machine_name(llvm::Triple::ArchType arch) {
 }
 
 // "@rpath/libtorch_cpu.dylib" -> "libtorch_cpu.dylib": what the classifier's library prefixes name.
-std::string file_name_of(llvm::StringRef install_name) {
+std::string install_name_file(llvm::StringRef install_name) {
   std::size_t slash = install_name.rfind('/');
   return (slash == llvm::StringRef::npos ? install_name : install_name.substr(slash + 1)).str();
 }
@@ -80,7 +80,7 @@ BinaryImports read_macho(const llvm::object::MachOObjectFile& object) {
   std::vector<std::string> by_ordinal;
   for (const auto& command : object.load_commands()) {
     switch (command.C.cmd) {
-      case llvm::MachO::LC_ID_DYLIB: imports.soname = file_name_of(dylib_name(object, command)); break;
+      case llvm::MachO::LC_ID_DYLIB: imports.soname = install_name_file(dylib_name(object, command)); break;
       case llvm::MachO::LC_LOAD_DYLIB:
       case llvm::MachO::LC_LOAD_WEAK_DYLIB:
       case llvm::MachO::LC_REEXPORT_DYLIB:
@@ -88,7 +88,7 @@ BinaryImports read_macho(const llvm::object::MachOObjectFile& object) {
       case llvm::MachO::LC_LOAD_UPWARD_DYLIB: {
         llvm::StringRef name = dylib_name(object, command);
         imports.needed.push_back(name.str());
-        by_ordinal.push_back(file_name_of(name));
+        by_ordinal.push_back(install_name_file(name));
         break;
       }
       default: break;

@@ -18,10 +18,10 @@
 namespace abicheck {
 namespace {
 
-using DeclarationKey = std::pair<DeclarationKind, std::string>;
+using VisibleDeclarationKey = std::pair<DeclarationKind, std::string>;
 // What one parse saw: every stable declaration, keyed by kind and name. `since` and `backend` are
 // left empty here; they come from comparing parses.
-using VisibleDeclarations = std::map<DeclarationKey, ShimDeclaration>;
+using VisibleDeclarations = std::map<VisibleDeclarationKey, ShimDeclaration>;
 
 constexpr std::string_view kVersionMacroPrefix = "TORCH_VERSION_";
 
@@ -441,7 +441,7 @@ class VisibilityResolver {
                      TorchVersion release)
       : configs_(configs), outcomes_(outcomes), release_(release) {}
 
-  std::optional<ShimDeclaration> resolve(const DeclarationKey& key) const {
+  std::optional<ShimDeclaration> resolve(const VisibleDeclarationKey& key) const {
     const ShimDeclaration* seen = nullptr;
     std::optional<TorchVersion> plain_since, backend_since;
     bool untargeted_plain = false;
@@ -486,7 +486,7 @@ class VisibilityResolver {
  private:
   // The single backend define that makes the declaration visible (from the one-define parses), or
   // all of them when no single one does.
-  std::string defines_needed_for(const DeclarationKey& key) const {
+  std::string defines_needed_for(const VisibleDeclarationKey& key) const {
     std::vector<std::string> single;
     for (std::size_t i = 0; i < configs_.size(); ++i) {
       if (configs_[i].target || configs_[i].defines.size() != 1) continue;
@@ -561,7 +561,7 @@ ShimInventory collect_inventory(const std::filesystem::path& include_dir, const 
   ShimInventory inventory;
   inventory.release = release;
   std::set<std::string> notes;
-  std::set<DeclarationKey> keys;
+  std::set<VisibleDeclarationKey> keys;
   for (std::size_t i = 0; i < configs.size(); ++i) {
     if (!outcomes[i].errors.empty()) {
       // Without a target the headers must compile: anything else is a header that does not parse.

@@ -77,7 +77,7 @@ std::string cell_shown(const json& cell) {
 }
 
 // The matrix's colours: a match or a load is a pass, a failure a failure, a cell not run grey.
-std::string cell_class(const json& cell) {
+std::string aoti_cell_class(const json& cell) {
   if (!cell["ran"].get<bool>()) return "outcome-not-run";
   const std::string outcome = cell["outcome"].get<std::string>();
   if (outcome == "matches" || outcome == "loaded") return "outcome-pass";
@@ -191,7 +191,7 @@ std::string render_aoti_html(const json& section) {
     for (const auto& [label, cells] : package_rows(package)) {
       html += fmt::format("<tr><th>{}</th>", escape_markup(label));
       for (const auto& cell : cells) {
-        html += fmt::format("<td class=\"cell {}\"><a href=\"#aoti-{}\">{}</a></td>", cell_class(cell), index,
+        html += fmt::format("<td class=\"cell {}\"><a href=\"#aoti-{}\">{}</a></td>", aoti_cell_class(cell), index,
                             escape_markup(cell_shown(cell)));
         const std::string detail = cell["detail"].get<std::string>();
         std::string what = cell["ran"].get<bool>()

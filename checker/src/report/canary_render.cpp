@@ -32,7 +32,7 @@ std::string label_of(const std::string& outcome) {
   return outcome;
 }
 
-std::string text(const json& object, const char* key) {
+std::string nullable_text(const json& object, const char* key) {
   auto found = object.find(key);
   return found == object.end() || found->is_null() ? std::string() : found->get<std::string>();
 }
@@ -40,11 +40,11 @@ std::string text(const json& object, const char* key) {
 std::string release_label(const std::string& full) { return full.substr(0, full.rfind('.')); }
 
 std::string cell_mark(const json& cell) {
-  return label_of(text(cell, "observed")) + (cell.value("as_predicted", true) ? "" : "!");
+  return label_of(nullable_text(cell, "observed")) + (cell.value("as_predicted", true) ? "" : "!");
 }
 
 std::string predicted_label(const json& cell) {
-  std::string predicted = text(cell, "predicted");
+  std::string predicted = nullable_text(cell, "predicted");
   return predicted == "loaded" ? "loads" : predicted;
 }
 
@@ -66,8 +66,8 @@ std::string agreement_line(const json& section) {
 
 // The page's colour of a cell: agreed load or failure, a break nobody foresaw, a load despite the
 // prediction, or nothing to say (environment).
-std::string cell_class(const json& cell) {
-  const std::string observed = text(cell, "observed");
+std::string canary_cell_class(const json& cell) {
+  const std::string observed = nullable_text(cell, "observed");
   if (!cell.value("observable", true)) return "outcome-not-run";
   if (observed == "crash") return "outcome-crash";
   if (observed == "timeout") return "outcome-timeout";
@@ -136,28 +136,29 @@ json canary_section(const CanaryResult& result) {
 
 std::string render_canary_grid(const json& section) {
   std::size_t width = 8;
-  for (const auto& package : section.at("packages")) width = std::max(width, text(package, "name").size());
-  for (const auto& problem : section.at("problems")) width = std::max(width, text(problem, "package").size());
+  for (const auto& package : section.at("packages")) width = std::max(width, nullable_text(package, "name").size());
+  for (const auto& problem : section.at("problems")) width = std::max(width, nullable_text(problem, "package").size());
   std::string grid = fmt::format("canary: what each package did under each release (! : not as predicted)\n  {:<{}}",
                                  "package", width);
   for (const auto& release : section.at("releases")) grid += fmt::format(" {:>8}", release_label(release));
   grid += "\n";
   std::string explained;
   for (const auto& package : section.at("packages")) {
-    grid += fmt::format("  {:<{}}", text(package, "name"), width);
+    grid += fmt::format("  {:<{}}", nullable_text(package, "name"), width);
     for (const auto& cell : package.at("cells")) {
       grid += fmt::format(" {:>8}", cell_mark(cell));
       if (!cell.value("as_predicted", true)) {
-        explained += fmt::format("  {} on {}: predicted {} ({}); observed {}: {}\n", text(package, "name"),
-                                 release_label(text(cell, "release")), predicted_label(cell),
-                                 text(cell, "prediction_reason"), text(cell, "observed"), text(cell, "detail"));
+        explained += fmt::format("  {} on {}: predicted {} ({}); observed {}: {}\n", nullable_text(package, "name"),
+                                 release_label(nullable_text(cell, "release")), predicted_label(cell),
+                                 nullable_text(cell, "prediction_reason"), nullable_text(cell, "observed"),
+                                 nullable_text(cell, "detail"));
       }
     }
     grid += "\n";
   }
   for (const auto& problem : section.at("problems")) {
-    grid +=
-        fmt::format("  {:<{}} could not be got ready: {}\n", text(problem, "package"), width, text(problem, "problem"));
+    grid += fmt::format("  {:<{}} could not be got ready: {}\n", nullable_text(problem, "package"), width,
+                        nullable_text(problem, "problem"));
   }
   std::string legend;
   for (const auto& label : kLabels) {
@@ -179,17 +180,17 @@ std::string render_canary_markdown(const json& section) {
   }
   markdown += "\n" + rule + "\n";
   for (const auto& package : section.at("packages")) {
-    markdown += fmt::format("| `{}` |", text(package, "name"));
+    markdown += fmt::format("| `{}` |", nullable_text(package, "name"));
     for (const auto& cell : package.at("cells")) {
       markdown += cell.value("as_predicted", true)
-                      ? fmt::format(" {} |", text(cell, "observed"))
-                      : fmt::format(" **{}** (predicted {}) |", text(cell, "observed"), predicted_label(cell));
+                      ? fmt::format(" {} |", nullable_text(cell, "observed"))
+                      : fmt::format(" **{}** (predicted {}) |", nullable_text(cell, "observed"), predicted_label(cell));
     }
     markdown += "\n";
   }
   for (const auto& problem : section.at("problems")) {
-    markdown +=
-        fmt::format("\n- `{}` could not be got ready: {}\n", text(problem, "package"), text(problem, "problem"));
+    markdown += fmt::format("\n- `{}` could not be got ready: {}\n", nullable_text(problem, "package"),
+                            nullable_text(problem, "problem"));
   }
   return markdown;
 }
@@ -198,7 +199,7 @@ std::string render_canary_markdown(const json& section) {
 // happened (and what was predicted where that differs), coloured by whether it was foreseen; a
 // tally per release; then every disagreement with both sides, and every cell's detail.
 std::string render_canary_html(const json& section) {
-  const std::string shard = text(section, "shard");
+  const std::string shard = nullable_text(section, "shard");
   std::string html = fmt::format(
       "<section id=\"canary\">\n<h2>Canary: published packages under each torch release{}</h2>\n<p>{}.</p>\n"
       "<p class=\"legend\"><span class=\"outcome-pass\">loads, as predicted</span><span "
@@ -218,21 +219,22 @@ std::string render_canary_html(const json& section) {
   std::string disagreements;
   int index = 0;
   for (const auto& package : section.at("packages")) {
-    html += fmt::format("<tr><th title=\"{}\">{}</th>", escape_markup(text(package, "why")),
-                        escape_markup(text(package, "name")));
+    html += fmt::format("<tr><th title=\"{}\">{}</th>", escape_markup(nullable_text(package, "why")),
+                        escape_markup(nullable_text(package, "name")));
     std::size_t column = 0;
     for (const auto& cell : package.at("cells")) {
-      const std::string observed = text(cell, "observed");
+      const std::string observed = nullable_text(cell, "observed");
       const bool loaded = observed == "loaded" || observed == "loaded-not-executed";
       if (cell.value("observable", true) && column < releases.size()) {
         (loaded ? loads : fails)[column] += 1;
-        if (!loaded && text(cell, "predicted") == "loaded") unforeseen[column] += 1;
+        if (!loaded && nullable_text(cell, "predicted") == "loaded") unforeseen[column] += 1;
       }
       const bool agrees = cell.value("as_predicted", true);
-      const std::string why = fmt::format("predicted {}: {}\nobserved {}: {}", predicted_label(cell),
-                                          text(cell, "prediction_reason"), observed, text(cell, "detail"));
-      html += fmt::format("<td class=\"cell {}\" title=\"{}\"><a href=\"#canary-{}\">{}{}</a></td>", cell_class(cell),
-                          escape_markup(why), index, escape_markup(label_of(observed)),
+      const std::string why =
+          fmt::format("predicted {}: {}\nobserved {}: {}", predicted_label(cell),
+                      nullable_text(cell, "prediction_reason"), observed, nullable_text(cell, "detail"));
+      html += fmt::format("<td class=\"cell {}\" title=\"{}\"><a href=\"#canary-{}\">{}{}</a></td>",
+                          canary_cell_class(cell), escape_markup(why), index, escape_markup(label_of(observed)),
                           agrees ? "" : fmt::format("<br><i>predicted {}</i>", escape_markup(predicted_label(cell))));
       std::string notes;
       for (const auto& note : cell.at("notes"))
@@ -240,16 +242,18 @@ std::string render_canary_html(const json& section) {
       std::string what = fmt::format(
           "<details class=\"log\" id=\"canary-{}\"><summary>{} on torch {}: {}</summary>\n<p>predicted {}: {}</p>\n"
           "<p>observed {}: {}</p>{}</details>\n",
-          index, escape_markup(text(package, "name")), escape_markup(release_label(text(cell, "release"))),
-          escape_markup(observed), escape_markup(predicted_label(cell)), escape_markup(text(cell, "prediction_reason")),
-          escape_markup(observed), escape_markup(text(cell, "detail")), notes.empty() ? "" : "<ul>" + notes + "</ul>");
+          index, escape_markup(nullable_text(package, "name")),
+          escape_markup(release_label(nullable_text(cell, "release"))), escape_markup(observed),
+          escape_markup(predicted_label(cell)), escape_markup(nullable_text(cell, "prediction_reason")),
+          escape_markup(observed), escape_markup(nullable_text(cell, "detail")),
+          notes.empty() ? "" : "<ul>" + notes + "</ul>");
       details += what;
       if (!agrees) {
-        disagreements +=
-            fmt::format("<tr><td>{}</td><td>{}</td><td>{}: {}</td><td>{}: {}</td></tr>\n",
-                        escape_markup(text(package, "name")), escape_markup(release_label(text(cell, "release"))),
-                        escape_markup(predicted_label(cell)), escape_markup(text(cell, "prediction_reason")),
-                        escape_markup(observed), escape_markup(text(cell, "detail")));
+        disagreements += fmt::format(
+            "<tr><td>{}</td><td>{}</td><td>{}: {}</td><td>{}: {}</td></tr>\n",
+            escape_markup(nullable_text(package, "name")), escape_markup(release_label(nullable_text(cell, "release"))),
+            escape_markup(predicted_label(cell)), escape_markup(nullable_text(cell, "prediction_reason")),
+            escape_markup(observed), escape_markup(nullable_text(cell, "detail")));
       }
       ++index;
       ++column;
@@ -263,8 +267,8 @@ std::string render_canary_html(const json& section) {
   }
   html += "</tr></tfoot></table></div>\n";
   for (const auto& problem : section.at("problems")) {
-    html += fmt::format("<p>{} could not be got ready: {}</p>\n", escape_markup(text(problem, "package")),
-                        escape_markup(text(problem, "problem")));
+    html += fmt::format("<p>{} could not be got ready: {}</p>\n", escape_markup(nullable_text(problem, "package")),
+                        escape_markup(nullable_text(problem, "problem")));
   }
   if (!disagreements.empty()) {
     html +=
@@ -279,13 +283,13 @@ std::vector<JUnitCase> canary_junit_cases(const json& section) {
   std::vector<JUnitCase> cases;
   for (const auto& package : section.at("packages")) {
     for (const auto& cell : package.at("cells")) {
-      std::string observed = text(cell, "observed");
-      JUnitCase test{.class_name = "canary." + text(package, "name"),
-                     .name = "torch " + release_label(text(cell, "release")),
+      std::string observed = nullable_text(cell, "observed");
+      JUnitCase test{.class_name = "canary." + nullable_text(package, "name"),
+                     .name = "torch " + release_label(nullable_text(cell, "release")),
                      .message = fmt::format("predicted {}; observed {}: {}", predicted_label(cell), observed,
-                                            text(cell, "detail")),
+                                            nullable_text(cell, "detail")),
                      .seconds = cell.value("seconds", 0.0)};
-      if (!cell.value("as_predicted", true) && text(cell, "predicted") == "loaded") {
+      if (!cell.value("as_predicted", true) && nullable_text(cell, "predicted") == "loaded") {
         test.outcome = JUnitCase::Outcome::Failed;
       } else if (observed == "loaded-not-executed" || observed == "environment") {
         test.outcome = JUnitCase::Outcome::Skipped;
@@ -294,10 +298,10 @@ std::vector<JUnitCase> canary_junit_cases(const json& section) {
     }
   }
   for (const auto& problem : section.at("problems")) {
-    cases.push_back({.class_name = "canary." + text(problem, "package"),
+    cases.push_back({.class_name = "canary." + nullable_text(problem, "package"),
                      .name = "install",
                      .outcome = JUnitCase::Outcome::Error,
-                     .message = text(problem, "problem")});
+                     .message = nullable_text(problem, "problem")});
   }
   return cases;
 }

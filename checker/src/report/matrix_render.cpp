@@ -77,7 +77,7 @@ std::vector<Grid> grids_of(const json& section) {
   return grids;
 }
 
-std::string cell_class(const json& cell) {
+std::string matrix_cell_class(const json& cell) {
   return fmt::format("matrix.{}.{}.B{}.T{}.R{}", text(cell, "suite"), text(cell, "backend"), text(cell, "build"),
                      text(cell, "target"), text(cell, "runtime"));
 }
@@ -235,7 +235,7 @@ std::vector<JUnitCase> matrix_junit_cases(const json& section) {
     const bool finding = is_unexpected(outcome);
     bool an_op_failed = false;
     for (const auto& op : cell.value("ops", json::array())) {
-      JUnitCase junit{.class_name = cell_class(cell),
+      JUnitCase junit{.class_name = matrix_cell_class(cell),
                       .name = text(op, "op") + "." + text(op, "test"),
                       .message = text(op, "message")};
       if (text(op, "outcome") == "failed") {
@@ -249,7 +249,7 @@ std::vector<JUnitCase> matrix_junit_cases(const json& section) {
     // The cell itself is a case when no op speaks for it: nothing ran, or every op passed in a
     // cell that should have failed.
     if (cell.value("ops", json::array()).empty() || (finding && !an_op_failed)) {
-      JUnitCase junit{.class_name = cell_class(cell),
+      JUnitCase junit{.class_name = matrix_cell_class(cell),
                       .name = "cell",
                       .message = text(cell, "reason"),
                       .output = text(cell, "log"),
@@ -314,7 +314,7 @@ std::string render_matrix_grid(const json& section) {
     ++counts[outcome];
     if (is_unexpected(outcome)) {
       const std::string failure = text(cell, "failure");
-      grid_text += fmt::format("{} {}{}: {}\n", cell_class(cell), outcome,
+      grid_text += fmt::format("{} {}{}: {}\n", matrix_cell_class(cell), outcome,
                                failure.empty() || failure == "none" ? "" : " (" + failure + ")", text(cell, "reason"));
     }
   }

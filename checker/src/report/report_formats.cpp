@@ -17,14 +17,14 @@ namespace {
 
 using json = nlohmann::json;
 
-std::string text(const json& object, const char* key) { return object.value(key, ""); }
+std::string string_field(const json& object, const char* key) { return object.value(key, ""); }
 
-bool is_error(const json& finding) { return text(finding, "severity") != "warning"; }
+bool is_error(const json& finding) { return string_field(finding, "severity") != "warning"; }
 
 // Findings of the matrix (and of check's smoke runs, which are matrix cells) and of the canary are
 // told by the cells.
 bool told_by_cells(const json& finding) {
-  std::string stage = text(finding, "stage");
+  std::string stage = string_field(finding, "stage");
   return stage == "matrix" || stage == "smoke" || stage == "canary";
 }
 
@@ -48,7 +48,7 @@ bool ReportOutputs::takes_stdout() const {
 }
 
 std::string render_report_junit(const json& document) {
-  std::string command = text(document, "command");
+  std::string command = string_field(document, "command");
   std::vector<JUnitCase> cases;
   if (document.contains("matrix")) cases = matrix_junit_cases(document["matrix"]);
   if (document.contains("canary")) {
@@ -58,12 +58,13 @@ std::string render_report_junit(const json& document) {
   std::set<std::string> stages_with_findings;
   for (const auto& finding : document.at("verdict").at("findings")) {
     if (!is_error(finding)) continue;
-    stages_with_findings.insert(text(finding, "stage"));
+    stages_with_findings.insert(string_field(finding, "stage"));
     if (told_by_cells(finding)) continue;
-    cases.push_back({.class_name = command + "." + text(finding, "stage"),
-                     .name = text(finding, "where"),
-                     .outcome = JUnitCase::Outcome::Failed,
-                     .message = fmt::format("[{}] {}", text(finding, "kind"), text(finding, "message"))});
+    cases.push_back(
+        {.class_name = command + "." + string_field(finding, "stage"),
+         .name = string_field(finding, "where"),
+         .outcome = JUnitCase::Outcome::Failed,
+         .message = fmt::format("[{}] {}", string_field(finding, "kind"), string_field(finding, "message"))});
   }
   for (const char* stage : {"diff", "lint", "audit"}) {
     std::string section = stage == std::string_view("diff") ? "diffs" : stage;
@@ -76,16 +77,17 @@ std::string render_report_junit(const json& document) {
 
 std::string render_report_markdown(const json& document) {
   const json& verdict = document.at("verdict");
-  std::string markdown = fmt::format("# {}\n\n**{}**\n\n", text(document, "title"),
+  std::string markdown = fmt::format("# {}\n\n**{}**\n\n", string_field(document, "title"),
                                      verdict.value("exit_code", 0) == 0 ? "No finding" : "Findings");
   for (const auto& line : verdict.at("lines")) markdown += fmt::format("- {}\n", line.get<std::string>());
   const json& findings = verdict.at("findings");
   if (!findings.empty()) {
     markdown += "\n## Findings\n\n| stage | kind | severity | where | message |\n|---|---|---|---|---|\n";
     for (const auto& finding : findings) {
-      markdown += fmt::format("| {} | {} | {} | `{}` | {} |\n", text(finding, "stage"), text(finding, "kind"),
-                              text(finding, "severity"), markdown_cell(text(finding, "where")),
-                              markdown_cell(text(finding, "message")));
+      markdown +=
+          fmt::format("| {} | {} | {} | `{}` | {} |\n", string_field(finding, "stage"), string_field(finding, "kind"),
+                      string_field(finding, "severity"), markdown_cell(string_field(finding, "where")),
+                      markdown_cell(string_field(finding, "message")));
     }
   }
   if (document.contains("matrix")) markdown += "\n## Matrix\n\n" + render_matrix_markdown(document["matrix"]);

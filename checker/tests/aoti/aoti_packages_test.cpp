@@ -15,6 +15,7 @@
 #include "store/release_store.h"
 #include "support/build_paths.h"
 #include "support/cli.h"
+#include "support/files.h"
 #include "support/fresh_process.h"
 
 namespace abicheck {
@@ -25,7 +26,7 @@ using nlohmann::json;
 
 const fs::path kCache = fs::path(TORCH_ABI_CHECK_CLI).parent_path() / "aoti-test-cache";
 
-json read_json(const fs::path& file) { return json::parse(std::ifstream(file)); }
+using testing::read_json;
 
 class AotiPackages : public ::testing::Test {
  protected:

@@ -12,6 +12,7 @@
 #include "store/release_store.h"
 #include "support/build_paths.h"
 #include "support/cli.h"
+#include "support/files.h"
 
 namespace abicheck {
 namespace {
@@ -21,7 +22,7 @@ using nlohmann::json;
 
 const fs::path kFixture = fs::path(TORCH_ABI_CHECK_FIXTURES) / "canary" / "outcomes";
 
-json read_json(const fs::path& file) { return json::parse(std::ifstream(file)); }
+using testing::read_json;
 
 // A package's row of the section, by its spec name ("pure_ok", the directory's name).
 const json* row_of(const json& section, const std::string& name) {

@@ -15,6 +15,7 @@
 #include "store/release_store.h"
 #include "support/build_paths.h"
 #include "support/cli.h"
+#include "support/files.h"
 
 namespace abicheck {
 namespace {
@@ -25,12 +26,8 @@ using json = nlohmann::json;
 const fs::path fixtures = fs::path(TORCH_ABI_CHECK_FIXTURES) / "check";
 const fs::path cache_dir = fs::path(TORCH_ABI_CHECK_CLI).parent_path() / "check-test-cache";
 
-json read_json(const fs::path& file) { return json::parse(std::ifstream(file)); }
-
-std::string read_text(const fs::path& file) {
-  std::ifstream stream(file);
-  return {std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>()};
-}
+using testing::read_json;
+using testing::read_text;
 
 // Every path under the directory: `check` must leave the author's tree as it found it.
 std::set<std::string> tree_of(const fs::path& directory) {

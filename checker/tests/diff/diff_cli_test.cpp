@@ -17,9 +17,7 @@ namespace {
 using testing::run_cli;
 using testing::ScopedToday;
 
-const std::filesystem::path kDiffFixtures = std::filesystem::path(TORCH_ABI_CHECK_FIXTURES) / "diff";
-
-std::string fixture(const std::string& name) { return (kDiffFixtures / name).string(); }
+std::string fixture(const std::string& name) { return (testing::diff_fixtures() / name).string(); }
 
 void write_text(const std::filesystem::path& path, const std::string& text) { std::ofstream(path) << text; }
 
@@ -134,7 +132,7 @@ TEST(DiffCliBadInput, TorchOlderThanTwoNineIsRefused) {
 }
 
 TEST(DiffCliBadInput, TreeWithoutStableHeadersIsRefused) {
-  ProcessResult result = run_cli({"inventory", "--torch", kDiffFixtures.string()});
+  ProcessResult result = run_cli({"inventory", "--torch", testing::diff_fixtures().string()});
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_NE(result.output.find("no stable ABI headers"), std::string::npos) << result.output;
 }

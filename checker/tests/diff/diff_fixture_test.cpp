@@ -28,11 +28,9 @@
 namespace abicheck {
 namespace {
 
-const std::filesystem::path kDiffFixtures = std::filesystem::path(TORCH_ABI_CHECK_FIXTURES) / "diff";
-
 std::vector<std::string> fixture_cases() {
   std::vector<std::string> cases;
-  for (const auto& entry : std::filesystem::directory_iterator(kDiffFixtures)) {
+  for (const auto& entry : std::filesystem::directory_iterator(testing::diff_fixtures())) {
     if (std::filesystem::exists(entry.path() / "expected.json")) cases.push_back(entry.path().filename().string());
   }
   std::ranges::sort(cases);
@@ -40,7 +38,7 @@ std::vector<std::string> fixture_cases() {
 }
 
 nlohmann::json read_expected(const std::string& fixture_case) {
-  return nlohmann::json::parse(std::ifstream(kDiffFixtures / fixture_case / "expected.json"));
+  return nlohmann::json::parse(std::ifstream(testing::diff_fixtures() / fixture_case / "expected.json"));
 }
 
 // The names of every ChangeKind (all_change_kinds: the build checks that list is complete).
@@ -97,7 +95,7 @@ AbiDiff diff_fixture(const std::filesystem::path& fixture, const ScopedTempDir& 
 class DiffFixture : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(DiffFixture, ReportsThePlantedChangeWithItsVerdict) {
-  std::filesystem::path fixture = kDiffFixtures / GetParam();
+  std::filesystem::path fixture = testing::diff_fixtures() / GetParam();
   auto expected = read_expected(GetParam());
   ScopedTempDir work("diff-fixture");
   std::optional<SuppressionFile> suppressions = fixture_suppressions(fixture);
@@ -142,7 +140,7 @@ TEST_P(DiffFixture, ReportsThePlantedChangeWithItsVerdict) {
 // its baseline file still has the error that shows at one target only (fixture macro_in_inline_body),
 // and an error the new side's release shipped with (its committed baseline's) is no finding.
 TEST(DiffFromBaselineFiles, KeepsACompileErrorOfOneTarget) {
-  std::filesystem::path fixture = kDiffFixtures / "macro_in_inline_body";
+  std::filesystem::path fixture = testing::diff_fixtures() / "macro_in_inline_body";
   ScopedTempDir work("diff-from-files");
   write_baseline(obtain_baseline((fixture / "new").string(), {}), work.path() / "new");
   ReleaseBaseline old_baseline = obtain_baseline((fixture / "old").string(), {});

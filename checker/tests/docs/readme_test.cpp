@@ -14,6 +14,7 @@
 
 #include "support/build_paths.h"
 #include "support/cli.h"
+#include "support/files.h"
 
 namespace abicheck {
 namespace {
@@ -24,12 +25,7 @@ const fs::path project = fs::path(TORCH_ABI_CHECK_FIXTURES).parent_path();
 
 constexpr std::uintmax_t kReadmeMaxBytes = 15360;
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using testing::read_text;
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;

@@ -13,6 +13,7 @@
 #include "store/release_store.h"
 #include "support/build_paths.h"
 #include "support/cli.h"
+#include "support/files.h"
 
 namespace abicheck {
 namespace {
@@ -23,12 +24,8 @@ const fs::path gate_fixtures = fs::path(TORCH_ABI_CHECK_FIXTURES) / "gate";
 // In the build tree, so a re-run reuses the two builds and cells.
 const fs::path gate_cache = fs::path(TORCH_ABI_CHECK_CLI).parent_path() / "gate-test-cache";
 
-nlohmann::json read_json(const fs::path& file) { return nlohmann::json::parse(std::ifstream(file)); }
-
-std::string read_text(const fs::path& file) {
-  std::ifstream stream(file);
-  return {std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>()};
-}
+using testing::read_json;
+using testing::read_text;
 
 class ReleaseGate : public ::testing::Test {
  protected:

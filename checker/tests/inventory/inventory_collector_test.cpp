@@ -10,8 +10,6 @@
 namespace abicheck {
 namespace {
 
-const std::filesystem::path kDiffFixtures = std::filesystem::path(TORCH_ABI_CHECK_FIXTURES) / "diff";
-
 const ShimDeclaration& require(const ShimInventory& inventory, std::string_view name,
                                DeclarationKind kind = DeclarationKind::Function) {
   const ShimDeclaration* found = inventory.find(name, kind);
@@ -20,7 +18,7 @@ const ShimDeclaration& require(const ShimInventory& inventory, std::string_view 
 }
 
 TEST(InventoryCollector, AndCombinedGuardGivesTheVersionAndTheBackend) {
-  ShimInventory inventory = collect_inventory(kDiffFixtures / "and_combined_guard" / "new");
+  ShimInventory inventory = collect_inventory(testing::diff_fixtures() / "and_combined_guard" / "new");
   EXPECT_EQ(inventory.release, (TorchVersion{2, 12, 0}));
   const auto& cuda = require(inventory, "torch_cuda_device_synchronize");
   EXPECT_EQ(cuda.since, (TorchVersion{2, 12, 0}));
@@ -36,12 +34,12 @@ TEST(InventoryCollector, AndCombinedGuardGivesTheVersionAndTheBackend) {
 }
 
 TEST(InventoryCollector, ReleaseIsReadFromTheHeaders) {
-  EXPECT_EQ(read_release_from_headers(kDiffFixtures / "removed_function" / "old"), (TorchVersion{2, 11, 0}));
+  EXPECT_EQ(read_release_from_headers(testing::diff_fixtures() / "removed_function" / "old"), (TorchVersion{2, 11, 0}));
 }
 
 TEST(InventoryCollector, HeaderThatDoesNotParseNamesTheHeaderAndLine) {
   try {
-    collect_inventory(kDiffFixtures / "bad_input" / "header_does_not_parse");
+    collect_inventory(testing::diff_fixtures() / "bad_input" / "header_does_not_parse");
     FAIL() << "a broken header was accepted";
   } catch (const ToolError& error) {
     EXPECT_NE(std::string(error.what()).find("torch/csrc/inductor/aoti_torch/c/shim.h:"), std::string::npos)

@@ -19,14 +19,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path fixture_dir(std::string_view rule_id, std::string_view half) {
+fs::path header_fixture_dir(std::string_view rule_id, std::string_view half) {
   return fs::path(TORCH_ABI_CHECK_FIXTURES) / "lint" / "headers" / rule_id / half;
 }
 
 // A fixture half is a tiny torch tree (include/), the baselines it is compared with (baselines/),
 // and, where a rule needs them, headers of earlier releases (releases/<version>/include/). Its
 // inventory is collected by the real inventory stage, as `lint headers` collects a release's.
-std::vector<LintDiagnostic> lint_fixture(const fs::path& half) {
+std::vector<LintDiagnostic> lint_header_fixture(const fs::path& half) {
   fs::path include_dir = half / "include";
   auto earlier_headers = [&half](TorchVersion release) -> std::optional<fs::path> {
     fs::path headers = half / "releases" / release.to_string() / "include";
@@ -44,18 +44,18 @@ class HeaderRuleTest : public ::testing::TestWithParam<HeaderRule> {};
 // Every planted fault is found at its line, and nothing else is reported.
 TEST_P(HeaderRuleTest, FindsEveryPlantedFaultOfItsBadFixture) {
   const LintRule& rule = GetParam().rule;
-  fs::path bad = fixture_dir(rule.id, "bad");
+  fs::path bad = header_fixture_dir(rule.id, "bad");
   auto expected = testing::read_expectations(bad);
   ASSERT_TRUE(std::ranges::any_of(expected, [&](const auto& e) { return e.rule == rule.id; }))
       << bad << " plants no fault of " << rule.id;
-  auto problems = testing::mismatches(lint_fixture(bad), expected);
+  auto problems = testing::mismatches(lint_header_fixture(bad), expected);
   EXPECT_TRUE(problems.empty()) << fmt::format("{}", fmt::join(problems, "\n"));
 }
 
 TEST_P(HeaderRuleTest, ReportsNothingOnItsGoodFixture) {
-  fs::path good = fixture_dir(GetParam().rule.id, "good");
+  fs::path good = header_fixture_dir(GetParam().rule.id, "good");
   ASSERT_TRUE(fs::is_directory(good));
-  auto problems = testing::mismatches(lint_fixture(good), {});
+  auto problems = testing::mismatches(lint_header_fixture(good), {});
   EXPECT_TRUE(problems.empty()) << fmt::format("{}", fmt::join(problems, "\n"));
 }
 
@@ -80,9 +80,9 @@ TEST_P(InlineCodeFixtureTest, BadIsReportedAtItsLineAndGoodIsNot) {
   fs::path pair = fs::path(TORCH_ABI_CHECK_FIXTURES) / "lint" / "headers" / "H007" / GetParam();
   auto expected = testing::read_expectations(pair / "bad");
   ASSERT_FALSE(expected.empty()) << pair << "/bad plants no fault";
-  auto problems = testing::mismatches(lint_fixture(pair / "bad"), expected);
+  auto problems = testing::mismatches(lint_header_fixture(pair / "bad"), expected);
   EXPECT_TRUE(problems.empty()) << fmt::format("{}", fmt::join(problems, "\n"));
-  problems = testing::mismatches(lint_fixture(pair / "good"), {});
+  problems = testing::mismatches(lint_header_fixture(pair / "good"), {});
   EXPECT_TRUE(problems.empty()) << fmt::format("{}", fmt::join(problems, "\n"));
 }
 

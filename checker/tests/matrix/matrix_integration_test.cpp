@@ -13,6 +13,7 @@
 #include "store/release_store.h"
 #include "support/build_paths.h"
 #include "support/cli.h"
+#include "support/files.h"
 
 namespace abicheck {
 namespace {
@@ -30,12 +31,8 @@ bool store_has(const std::vector<std::string>& versions) {
   return true;
 }
 
-nlohmann::json read_json(const fs::path& file) { return nlohmann::json::parse(std::ifstream(file)); }
-
-std::string read_text(const fs::path& file) {
-  std::ifstream stream(file);
-  return {std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>()};
-}
+using testing::read_json;
+using testing::read_text;
 
 const nlohmann::json* find_cell(const nlohmann::json& cells, const std::string& backend, const std::string& build,
                                 const std::string& target, const std::string& runtime) {

@@ -12,13 +12,17 @@
 namespace abicheck {
 namespace {
 
-const TorchVersion v2_15{2, 15, 0};
+const TorchVersion kRelease2_15{2, 15, 0};
 
 // A cell whose one op ended `op_outcome` ("passed" is also what a library loaded without a device
 // reports for an op that registered).
 MatrixCell cell_under_2_15(Backend backend, CellOutcome outcome, std::string op_outcome) {
-  MatrixCell cell{
-      .suite = "abiref", .backend = backend, .build = v2_15, .target = v2_15, .runtime = v2_15, .outcome = outcome};
+  MatrixCell cell{.suite = "abiref",
+                  .backend = backend,
+                  .build = kRelease2_15,
+                  .target = kRelease2_15,
+                  .runtime = kRelease2_15,
+                  .outcome = outcome};
   cell.imported_shims = {"torch_list_size"};
   cell.ops.push_back({.group = "2.9", .op = "scaled_add", .name = "case", .outcome = std::move(op_outcome)});
   cell.shim_calls = std::map<std::string, std::uint64_t>{};

@@ -13,6 +13,7 @@
 #include "report/headless_chromium.h"
 #include "support/build_paths.h"
 #include "support/cli.h"
+#include "support/files.h"
 
 namespace abicheck {
 namespace {
@@ -21,12 +22,7 @@ namespace fs = std::filesystem;
 using testing::find_chromium;
 using testing::run_chromium;
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream content;
-  content << in.rdbuf();
-  return content.str();
-}
+using testing::read_text;
 
 TEST(BrowserReport, GridOfARealMatrixRunShowsInHeadlessChromium) {
   fs::path chromium = find_chromium();

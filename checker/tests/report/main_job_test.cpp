@@ -19,6 +19,7 @@
 #include "store/release_store.h"
 #include "support/build_paths.h"
 #include "support/cli.h"
+#include "support/files.h"
 
 namespace abicheck {
 namespace {
@@ -30,10 +31,7 @@ const fs::path job_cache = fs::path(TORCH_ABI_CHECK_CLI).parent_path() / "main-j
 const fs::path tiny_matrix = fs::path(TORCH_ABI_CHECK_FIXTURES) / "report" / "tiny-matrix.toml";
 const fs::path tiny_canary = fs::path(TORCH_ABI_CHECK_FIXTURES) / "canary" / "tiny" / "canary.toml";
 
-std::string read_text(const fs::path& file) {
-  std::ifstream stream(file);
-  return {std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>()};
-}
+using testing::read_text;
 
 ProcessResult run_main_job(const std::vector<std::string>& arguments) {
   std::vector<std::string> argv = {"bash", (project_root() / "ci" / "main.sh").string(), "--cli", TORCH_ABI_CHECK_CLI};

@@ -12,7 +12,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void expect_refused(const std::string& fixture, const std::string& problem) {
+void expect_command_refused(const std::string& fixture, const std::string& problem) {
   fs::path input = fs::path(TORCH_ABI_CHECK_FIXTURES) / "report" / fixture;
   fs::path html = fs::temp_directory_path() / ("report-command-test-" + fixture + ".html");
   fs::remove(html);
@@ -23,12 +23,12 @@ void expect_refused(const std::string& fixture, const std::string& problem) {
 }
 
 TEST(ReportCommand, TruncatedJsonIsOneErrorLineAndNoFile) {
-  expect_refused("truncated.json", "not valid JSON (byte 48)");
+  expect_command_refused("truncated.json", "not valid JSON (byte 48)");
 }
 
 TEST(ReportCommand, JsonOfAnotherCommandIsOneErrorLineAndNoFile) {
-  expect_refused("unknown-shape.json",
-                 "not a torch-abi-check report (no schema_version; write it with a command's --json)");
+  expect_command_refused("unknown-shape.json",
+                         "not a torch-abi-check report (no schema_version; write it with a command's --json)");
 }
 
 }  // namespace

@@ -58,7 +58,7 @@ TEST(ReportDocument, MergeJoinsSectionsAndVerdictsAndOrdersDiffsOldestFirst) {
   EXPECT_THROW(merge_report_documents({lint, lint}, {"one.json", "two.json"}, ""), ToolError);
 }
 
-void expect_refused(const std::string& content, const std::string& problem) {
+void expect_document_refused(const std::string& content, const std::string& problem) {
   fs::path file =
       fs::temp_directory_path() /
       ("report-document-test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + ".json");
@@ -73,11 +73,12 @@ void expect_refused(const std::string& content, const std::string& problem) {
 }
 
 TEST(ReportDocument, ReadRefusesWhatIsNotAVersionedDocument) {
-  expect_refused("{\"cells\": [", "not valid JSON (byte 12)");
-  expect_refused("{\"cells\": []}",
-                 "not a torch-abi-check report (no schema_version; write it with a command's --json)");
-  expect_refused("{\"schema_version\": 99, \"verdict\": {}}",
-                 fmt::format("schema_version 99 is not the one this torch-abi-check reads ({})", kReportSchemaVersion));
+  expect_document_refused("{\"cells\": [", "not valid JSON (byte 12)");
+  expect_document_refused("{\"cells\": []}",
+                          "not a torch-abi-check report (no schema_version; write it with a command's --json)");
+  expect_document_refused(
+      "{\"schema_version\": 99, \"verdict\": {}}",
+      fmt::format("schema_version 99 is not the one this torch-abi-check reads ({})", kReportSchemaVersion));
   // Older documents are refused too: schema 1 lacks the audit's device runtime, 2 the matrix's
   // failure kinds and shim coverage, the diff's operator changes and the canary, 3 the operators a
   // binary calls through the dispatcher, 4 the matrix coverage's shims not applicable here, 5 a
@@ -88,12 +89,13 @@ TEST(ReportDocument, ReadRefusesWhatIsNotAVersionedDocument) {
   // method-removed and method-guard-lowered (the C++ methods of the stable headers), 9 the diff's
   // method-overload-replaced.
   for (int old_version : {1, 2, 3, 4, 5, 6, 7, 8, 9}) {
-    expect_refused(fmt::format("{{\"schema_version\": {}, \"verdict\": {{}}}}", old_version),
-                   fmt::format("schema_version {} is not the one this torch-abi-check reads ({})", old_version,
-                               kReportSchemaVersion));
+    expect_document_refused(fmt::format("{{\"schema_version\": {}, \"verdict\": {{}}}}", old_version),
+                            fmt::format("schema_version {} is not the one this torch-abi-check reads ({})", old_version,
+                                        kReportSchemaVersion));
   }
-  expect_refused(fmt::format("{{\"schema_version\": {}, \"verdict\": {{\"lines\": 3}}}}", kReportSchemaVersion),
-                 "its verdict is malformed (see docs/schemas/report.schema.json)");
+  expect_document_refused(
+      fmt::format("{{\"schema_version\": {}, \"verdict\": {{\"lines\": 3}}}}", kReportSchemaVersion),
+      "its verdict is malformed (see docs/schemas/report.schema.json)");
 }
 
 }  // namespace

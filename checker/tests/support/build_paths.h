@@ -5,9 +5,14 @@
 // defines of every test file: a define holding a path makes each file that gets it a ccache miss in
 // any other clone, and a fresh clone's build then compiled all the tests again (bench/RESULTS.md,
 // 2026-12-01). The macros keep the names the tests have always used.
+#include <filesystem>
+
 namespace abicheck::testing {
 const char* built_cli_path();
 const char* fixtures_root();
+
+// fixtures/diff/: the diff's baselines, which the inventory's tests read too.
+inline std::filesystem::path diff_fixtures() { return std::filesystem::path(fixtures_root()) / "diff"; }
 }  // namespace abicheck::testing
 
 #define TORCH_ABI_CHECK_CLI (::abicheck::testing::built_cli_path())
