@@ -10,7 +10,11 @@
 # real projects that take minutes each); `bash ci/test.sh -L corpus` runs the whole corpus.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-(($#)) || set -- -LE corpus-full
+default_selection=false
+if (($# == 0)); then
+  default_selection=true
+  set -- -LE corpus-full
+fi
 bash ci/setup.sh
 
 # The store is installed unless the tests selected by label (-L/--label-regex) need none of it. Its
@@ -36,7 +40,26 @@ else
   echo "test: the tests labelled '$labels' need no torch store; not installing it"
 fi
 bash ci/build.sh
+. ci/heartbeat.sh
+heartbeat_start test
+run_ctest() {
+  # One more test than cores: most tests wait part of their time (on fresh processes importing torch,
+  # on downloads, on cells' timeouts), so $(nproc) of them left cores idle (bench/RESULTS.md, issue 29).
+  (cd build && ctest --output-on-failure --timeout 1800 --parallel "$(($(nproc) + 1))" "$@")
+}
+
+# On a new machine the build ends minutes before the store's install (several GB to download and
+# unpack): the tests that need no store (quick, style) run meanwhile, the others once it is there.
+# A failed run ends the script: the download goes with it (an interrupted release is redone).
+if [[ -n $store_install ]]; then trap 'kill "$heartbeat_pid" "$store_install" 2>/dev/null || true' EXIT; fi
+early=0
+if [[ $default_selection == true && -n $store_install ]] && kill -0 "$store_install" 2>/dev/null; then
+  echo "test: the tests that need no store (quick, style) run while the store's install ends"
+  run_ctest -L '^(quick|style)$' || early=$?
+  set -- -LE 'corpus-full|^quick$|^style$'
+fi
 if [[ -n $store_install ]]; then wait "$store_install"; fi
+trap 'kill "$heartbeat_pid" 2>/dev/null || true' EXIT
 
 # The builds that the tests of every clone share (testing::with_shared_builds) are keyed by content,
 # so old keys are never asked for again: entries made over two weeks ago go (at worst, rebuilt once).
@@ -44,13 +67,6 @@ shared_builds="${XDG_CACHE_HOME:-$HOME/.cache}/torch-abi-check/test-builds"
 if [[ -d $shared_builds ]]; then
   find "$shared_builds" -mindepth 2 -maxdepth 2 -mtime +14 -exec rm -rf {} + 2>/dev/null || true
 fi
-
-# ctest prints a line when a test ends, and the long ones take minutes: a line every 25 s in a CI log
-# (a new machine's run had 9 quiet stretches over 30 s, the longest 87 s). The store's download has
-# ended, so its trap may go.
-. ci/heartbeat.sh
-heartbeat_start test
-cd build
-# One more test than cores: most tests wait part of their time (on fresh processes importing torch,
-# on downloads, on cells' timeouts), so $(nproc) of them left cores idle (bench/RESULTS.md, issue 29).
-ctest --output-on-failure --timeout 1800 --parallel "$(($(nproc) + 1))" "$@"
+rest=0
+run_ctest "$@" || rest=$?
+exit $((early ? early : rest))
