@@ -14,7 +14,7 @@ constexpr std::string_view kAotInductorDir = "data/aotinductor/";
 // A record file is a few bytes; metadata a few kilobytes. A bound keeps a hostile one from costing memory.
 constexpr std::uint64_t kMaxRecordBytes = 1ULL << 20;
 
-std::string trimmed(std::string text) {
+std::string without_surrounding_space(std::string text) {
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
   std::size_t start = 0;
   while (start < text.size() && std::isspace(static_cast<unsigned char>(text[start]))) ++start;
@@ -72,7 +72,7 @@ Pt2Contents read_pt2_contents(WheelReader& reader) {
   contents.root = root.value_or("");
   auto record = [&](std::string_view file) -> std::optional<std::string> {
     auto text = reader.read_small_entry(contents.root + std::string(file), kMaxRecordBytes);
-    return text ? std::optional(trimmed(*text)) : std::nullopt;
+    return text ? std::optional(without_surrounding_space(*text)) : std::nullopt;
   };
   contents.archive_format = record(kArchiveFormat);
   if (contents.archive_format && *contents.archive_format != "pt2") {

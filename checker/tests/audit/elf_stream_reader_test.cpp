@@ -237,8 +237,8 @@ TEST_F(ElfStream, RefusesToKeepMoreThanItsBound) {
 }
 
 // A wheel holding far_dynamic.so under the given compression; sizes patched when declared_size is set.
-fs::path write_zip(const fs::path& path, const std::string& object, zip_int32_t method,
-                   std::optional<std::uint32_t> declared_size = std::nullopt) {
+fs::path write_object_wheel(const fs::path& path, const std::string& object, zip_int32_t method,
+                            std::optional<std::uint32_t> declared_size = std::nullopt) {
   fs::remove(path);
   int error = 0;
   zip_t* archive = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &error);
@@ -279,7 +279,7 @@ TEST_F(ElfStream, StoredAndDeflatedWheelEntriesReadAsTheFileDoes) {
   for (auto [method, name] : {std::pair{ZIP_CM_STORE, "stored"}, std::pair{ZIP_CM_DEFLATE, "deflated"}}) {
     std::string wheel_error;
     Outcome entry = audit_wheel_entry(
-        write_zip(scratch_ / (std::string(name) + "-1.0-py3-none-linux_x86_64.whl"), far_dynamic_, method),
+        write_object_wheel(scratch_ / (std::string(name) + "-1.0-py3-none-linux_x86_64.whl"), far_dynamic_, method),
         wheel_error);
     EXPECT_EQ(wheel_error, "") << name;
     expect_same(entry, whole, name);
@@ -290,8 +290,9 @@ TEST_F(ElfStream, EntryShorterOrLongerThanItDeclaresFailsTheWheel) {
   auto size = static_cast<std::uint32_t>(far_dynamic_.size());
   for (auto [declared, problem] : {std::pair{size + 4096, "is corrupt"}, std::pair{size - 4096, "is corrupt"}}) {
     std::string wheel_error;
-    audit_wheel_entry(write_zip(scratch_ / "cut-1.0-py3-none-linux_x86_64.whl", far_dynamic_, ZIP_CM_DEFLATE, declared),
-                      wheel_error);
+    audit_wheel_entry(
+        write_object_wheel(scratch_ / "cut-1.0-py3-none-linux_x86_64.whl", far_dynamic_, ZIP_CM_DEFLATE, declared),
+        wheel_error);
     EXPECT_NE(wheel_error.find("entry 'pkg/_C.so' " + std::string(problem)), std::string::npos)
         << declared << ": " << wheel_error;
   }
@@ -301,7 +302,7 @@ TEST_F(ElfStream, DeflatedEntryWithAWrongCrcOrBrokenDataFailsTheWheel) {
   // A deflated entry is inflated by ISA-L, which must still check what libzip checked: the CRC the
   // archive records (local header offset 14, central directory entry 16) and the deflate data itself.
   const fs::path wheel = scratch_ / "crc-1.0-py3-none-linux_x86_64.whl";
-  const std::string good = read_file(write_zip(wheel, far_dynamic_, ZIP_CM_DEFLATE));
+  const std::string good = read_file(write_object_wheel(wheel, far_dynamic_, ZIP_CM_DEFLATE));
   const std::size_t central = good.rfind(std::string("PK\x01\x02", 4));
   std::string wrong_crc = good;
   for (std::size_t at : {std::size_t{14}, central + 16}) wrong_crc[at] = static_cast<char>(wrong_crc[at] ^ 0x5a);
