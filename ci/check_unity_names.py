@@ -34,14 +34,21 @@ def strip_comments_and_strings(text: str) -> str:
     return re.sub(r'"(?:\\.|[^"\\\n])*"', '""', text)
 
 
-def declared_in_included_headers(source: Path, text: str) -> set[str]:
+def project_file(included: str) -> Path | None:
+    """Where an `#include "..."` of checker/ points: under checker/src or checker/tests."""
+    return next((root / included for root in INCLUDE_ROOTS if (root / included).is_file()), None)
+
+
+def included_project_files(text: str) -> list[Path]:
+    return [path for path in map(project_file, re.findall(r'^#include "([^"]+)"', text, re.M)) if path is not None]
+
+
+def declared_in_included_headers(text: str) -> set[str]:
     """The names that the project's headers a file includes declare: what it defines for other files (a
     second definition of one of those is the linker's error, not a silent capture)."""
     names: set[str] = set()
-    for included in re.findall(r'^#include "([^"]+)"', text, re.M):
-        header = next((root / included for root in INCLUDE_ROOTS if (root / included).is_file()), None)
-        if header is not None:
-            names.update(re.findall(r"\b(\w+)\s*\(", strip_comments_and_strings(header.read_text())))
+    for header in included_project_files(text):
+        names.update(re.findall(r"\b(\w+)\s*\(", strip_comments_and_strings(header.read_text())))
     return names
 
 
@@ -54,26 +61,25 @@ def main() -> int:
         print(f"check_unity_names: {sys.argv[1]}: no units of the unity build (configure the build first)",
               file=sys.stderr)
         return 2
-    findings = []
+    findings = set()
     for unit in units:
-        members = []
-        for included in re.findall(r'^#include "([^"]+)"', unit.read_text(), re.M):
-            path = next((root / included for root in INCLUDE_ROOTS if (root / included).is_file()), None)
-            if path is not None:
-                members.append((path, path.read_text()))
-        own = {path: {name for name in DEFINITION.findall(strip_comments_and_strings(text))
-                      if name not in KEYWORDS and name not in declared_in_included_headers(path, text)}
-               for path, text in members}
+        own: dict[Path, set[str]] = {}
+        called: dict[Path, set[str]] = {}
+        for path in included_project_files(unit.read_text()):
+            text = path.read_text()
+            code = strip_comments_and_strings(text)
+            public = declared_in_included_headers(text)
+            own[path] = {name for name in DEFINITION.findall(code) if name not in KEYWORDS and name not in public}
+            called[path] = set(re.findall(r"(?<![\w.>:])(\w+)\s*\(", code))
         for path, names in own.items():
-            for other, text in members:
+            for other in own:
                 if other == path:
                     continue
-                called = set(re.findall(r"(?<![\w.>:])(\w+)\s*\(", strip_comments_and_strings(text)))
-                for name in sorted(names & (own[other] | called)):
-                    findings.append(f"{path.relative_to(ROOT)}: its own '{name}' is also "
-                                    f"{'defined' if name in own[other] else 'called'} in {other.relative_to(ROOT)}, "
-                                    f"compiled with it in {unit.name}: rename one")
-    for line in sorted(set(findings)):
+                for name in sorted(names & (own[other] | called[other])):
+                    findings.add(f"{path.relative_to(ROOT)}: its own '{name}' is also "
+                                 f"{'defined' if name in own[other] else 'called'} in {other.relative_to(ROOT)}, "
+                                 f"compiled with it in {unit.name}: rename one")
+    for line in sorted(findings):
         print(line)
     return 1 if findings else 0
 

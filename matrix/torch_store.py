@@ -665,8 +665,9 @@ def disk_usage(path: Path) -> int:
 
 def compile_bytecode(python: Path, site: Path, version: tuple[int, ...]) -> None:
     """Compiles every module of a release's site-packages with the release's own Python. Linked
-    folders (the shared CUDA packages) are skipped, and so are files that do not compile (some
-    packages ship Python 2 examples): nothing imports those."""
+    folders (the shared CUDA packages, the shared dependencies: share_dependencies compiles those) are
+    skipped, and so are files that do not compile (some packages ship Python 2 examples): nothing
+    imports those."""
     say(f"store: compiling torch {version_text(version)}'s Python bytecode")
     run([str(python), "-c", "import compileall, sys; compileall.compile_dir(sys.argv[1], quiet=2, workers=0)",
          str(site)], what=f"compiling torch {version_text(version)}'s bytecode")
