@@ -2,7 +2,7 @@
 """The clang-tidy cache and its ledger (ci/tidy_cached.py), on a small CMake project built for real.
 
 What a new machine relies on: the ledger recorded in one checkout lets a clone elsewhere, with an
-empty cache, skip every file whose key is unchanged and still print each file's findings (with its
+empty cache and another processor, skip every file whose key is unchanged and still print each file's findings (with its
 own paths); a changed header re-checks exactly the files that include it, also through a generated
 header that names the checkout; a ledger that is no ledger is exit 2, never a silent full pass.
 
@@ -89,11 +89,17 @@ def main() -> int:
         expect("the ledger names each file once, by its path in the checkout, and no absolute path",
                ledger.count('"src/main.cpp"') == 1 and ledger.count('"src/other.cpp"') == 1 and str(first) not in ledger)
 
-        # Another clone in another folder, with an empty cache (a new machine): nothing to check.
+        # Another clone in another folder, with an empty cache, on a machine with another processor (a
+        # new machine; clang-tidy --version names the processor): nothing to check.
         make_checkout(second, checkout)
         shutil.copy(first / "ci" / "tidy-results.json", second / "ci" / "tidy-results.json")
-        done, counts = tidy(second, temp / "cache-second", clang_tidy)
-        expect("a clone elsewhere with an empty cache takes both results from the ledger",
+        other_processor = temp / "clang-tidy-on-another-processor"
+        other_processor.write_text(f'#!/bin/sh\nif [ "$1" = --version ]; then "{clang_tidy}" --version | '
+                                   f'sed "s/Host CPU: .*/Host CPU: another-processor/"; exit; fi\n'
+                                   f'exec "{clang_tidy}" "$@"\n')
+        other_processor.chmod(0o755)
+        done, counts = tidy(second, temp / "cache-second", str(other_processor))
+        expect("a clone elsewhere, on another processor, with an empty cache takes both results from the ledger",
                done.returncode == 0 and counts == (0, 2), done)
         expect("the ledger's finding is printed with the clone's own path",
                f"{second}/src/main.cpp:3" in done.stdout and "modernize-use-nullptr" in done.stdout, done)
