@@ -17,12 +17,6 @@ done
 clang="$(command -v clang++-14 || command -v clang++ || true)"
 [[ -n "$clang" ]] || { echo "run_fuzzers: clang++-14 not found (bash ci/setup.sh installs it)" >&2; exit 2; }
 mkdir -p "$out"
-sources=("$root/checker/src/audit/elf_reader.cpp" "$root/checker/src/audit/wheel_reader.cpp"
-         "$root/checker/src/audit/elf_stream_reader.cpp" "$root/checker/src/audit/entry_stream.cpp"
-         "$root/checker/src/audit/binary_imports.cpp" "$root/checker/src/audit/object_file_reader.cpp"
-         "$root/checker/src/audit/recorded_toolkit.cpp" "$root/checker/src/audit/python_imports.cpp"
-         "$root/checker/src/audit/import_time_checks.cpp" "$root/checker/src/core/device_library.cpp"
-         "$root/checker/src/core/torch_version.cpp" "$root/checker/src/core/wheel_file_name.cpp")
 llvm_config="$(command -v llvm-config-14 || command -v llvm-config)"
 # Line tables (-g1): a crash report still names file and line, at a fraction of full debug information.
 flags=(-std=c++20 -O1 -g1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I "$root/checker/src"
@@ -30,10 +24,10 @@ flags=(-std=c++20 -O1 -g1 -fsanitize=fuzzer,address,undefined -fno-sanitize-reco
 # LLVM's Object library (the Mach-O and PE reader), static, as the main build links it.
 read -r -a llvm_libraries <<<"$("$llvm_config" --link-static --libfiles object demangle)"
 targets=(elf_reader object_file_reader wheel_reader)
-# The readers are compiled once, each to its own object (through ccache when the machine has it),
-# and linked into every target: three targets cost one compile of the readers, not three.
-# Paths relative to the checkout, compiled from its root, as ci/build.sh has them: a fresh clone
-# elsewhere hits the same entries (103 s of audit_fuzz_smoke's 104 s in a fresh clone were misses).
+# The readers are compiled once, as one unit (readers_unit.cpp, through ccache when the machine has it),
+# and linked into every target; each target's own file beside it, as many compiles at once as there
+# are cores. Paths relative to the checkout, compiled from its root, as ci/build.sh has them: a fresh
+# clone elsewhere hits the same entries (103 s of audit_fuzz_smoke's 104 s in a fresh clone were misses).
 out="$(realpath -m "$out")"
 cd "$root"
 launcher=()
@@ -41,28 +35,25 @@ if command -v ccache >/dev/null; then
   launcher=(ccache)
   export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
 fi
-objects=()
 mkdir -p "$out/objects"
-# As many compiles at once as there are cores: one after the other, a new machine's cold build was
-# 100 s on one core while the other had nothing left to do (bench/RESULTS.md, issue 29).
+# An object is compiled again when a source or header of checker/ is newer than it.
+stale() { [[ ! -f "$1" || -n "$(find "$root/checker/src" "$root/checker/fuzz" -newer "$1" -name '*.[ch]*' -print -quit)" ]]; }
 compiles=()
-for source in "${sources[@]}"; do
-  object="$out/objects/$(basename "$(dirname "$source")")_$(basename "${source%.cpp}").o"
-  if [[ ! -f "$object" || -n "$(find "$root/checker/src" -newer "$object" -name '*.[ch]*' -print -quit)" ]]; then
+for source in checker/fuzz/readers_unit.cpp "${targets[@]/%/_fuzzer.cpp}"; do
+  [[ $source == */* ]] || source="checker/fuzz/$source"
+  object="$out/objects/$(basename "${source%.cpp}").o"
+  if stale "$object"; then
     while (($(jobs -rp | wc -l) >= $(nproc))); do wait -n; done
     "${launcher[@]}" "$clang" "${flags[@]}" -c "$source" -o "$object" &
     compiles+=($!)
   fi
-  objects+=("$object")
 done
 for compile in "${compiles[@]}"; do wait "$compile"; done
 for target in "${targets[@]}"; do
   binary="$out/${target}_fuzzer"
-  if [[ ! -x "$binary" || -n "$(find "$root/checker/src/audit" "$root/checker/fuzz" "$out/objects" -newer "$binary" \
-        -name '*.[cho]*' -print -quit)" ]]; then
-    "${launcher[@]}" "$clang" "${flags[@]}" -c "$root/checker/fuzz/${target}_fuzzer.cpp" -o "$out/objects/${target}_fuzzer.o"
-    "$clang" "${flags[@]}" "$out/objects/${target}_fuzzer.o" "${objects[@]}" "${llvm_libraries[@]}" -lelf -lzip -lisal \
-      -lfmt -lz -ltinfo -o "$binary"
+  if [[ ! -x "$binary" || -n "$(find "$out/objects" -newer "$binary" -name '*.o' -print -quit)" ]]; then
+    "$clang" "${flags[@]}" "$out/objects/${target}_fuzzer.o" "$out/objects/readers_unit.o" "${llvm_libraries[@]}" \
+      -lelf -lzip -lisal -lfmt -lz -ltinfo -o "$binary"
   fi
 done
 

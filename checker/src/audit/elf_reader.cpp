@@ -21,7 +21,7 @@ struct VersionRequirement {
   std::string library;
 };
 
-std::string_view machine_name(unsigned machine) {
+std::string_view elf_machine_name(unsigned machine) {
   switch (machine) {
     case EM_X86_64: return "x86-64";
     case EM_AARCH64: return "AArch64";
@@ -79,7 +79,7 @@ BinaryImports read_elf_imports(std::span<char> image, const ReadOnlySectionScan&
   if (header.e_machine != EM_X86_64 && header.e_machine != EM_AARCH64) {
     throw ElfReadError(
         fmt::format("foreign architecture {} (e_machine {}): only x86-64 and AArch64 objects are audited",
-                    machine_name(header.e_machine), header.e_machine));
+                    elf_machine_name(header.e_machine), header.e_machine));
   }
   if (header.e_type != ET_DYN && header.e_type != ET_EXEC) {
     throw ElfReadError(header.e_type == ET_REL ? "relocatable object (.o): only linked shared objects are audited"
@@ -104,7 +104,7 @@ BinaryImports read_elf_imports(std::span<char> image, const ReadOnlySectionScan&
   }
 
   BinaryImports imports;
-  imports.machine = machine_name(header.e_machine);
+  imports.machine = elf_machine_name(header.e_machine);
   Elf_Scn* dynsym = nullptr;
   Elf_Scn* versym = nullptr;
   Elf_Scn* verneed = nullptr;

@@ -18,7 +18,7 @@ namespace {
 std::string message_of(llvm::Error error) { return llvm::toString(std::move(error)); }
 
 // The same machine names as the ELF reader's, so reports compare across platforms.
-std::string machine_name(llvm::Triple::ArchType arch) {
+std::string arch_name(llvm::Triple::ArchType arch) {
   switch (arch) {
     case llvm::Triple::x86_64: return "x86-64";
     case llvm::Triple::aarch64: return "AArch64";
@@ -71,7 +71,7 @@ llvm::StringRef dylib_name(const llvm::object::MachOObjectFile& object,
 }
 
 BinaryImports read_macho(const llvm::object::MachOObjectFile& object) {
-  BinaryImports imports{.format = BinaryFormat::MachO, .machine = machine_name(object.getArch())};
+  BinaryImports imports{.format = BinaryFormat::MachO, .machine = arch_name(object.getArch())};
   if (!object.is64Bit()) throw BinaryReadError("32-bit Mach-O: torch publishes 64-bit builds only");
   if (object.getHeader().filetype != llvm::MachO::MH_DYLIB && object.getHeader().filetype != llvm::MachO::MH_BUNDLE) {
     throw BinaryReadError("Mach-O that is neither a dylib nor a bundle: nothing a Python extension would be");
@@ -152,7 +152,7 @@ void read_pe_directory(auto&& directory, BinaryImports& imports) {
 }
 
 BinaryImports read_pe(const llvm::object::COFFObjectFile& object) {
-  BinaryImports imports{.format = BinaryFormat::Pe, .machine = machine_name(object.getArch())};
+  BinaryImports imports{.format = BinaryFormat::Pe, .machine = arch_name(object.getArch())};
   if (!object.getPE32PlusHeader()) throw BinaryReadError("32-bit PE (PE32): torch publishes 64-bit builds only");
   for (const auto& directory : object.import_directories()) read_pe_directory(directory, imports);
   for (const auto& directory : object.delay_import_directories()) read_pe_directory(directory, imports);
