@@ -38,9 +38,10 @@ fi
 mkdir -p "$out/objects"
 # An object is compiled again when a source or header of checker/ is newer than it.
 stale() { [[ ! -f "$1" || -n "$(find "$root/checker/src" "$root/checker/fuzz" -newer "$1" -name '*.[ch]*' -print -quit)" ]]; }
+sources=(checker/fuzz/readers_unit.cpp)
+for target in "${targets[@]}"; do sources+=("checker/fuzz/${target}_fuzzer.cpp"); done
 compiles=()
-for source in checker/fuzz/readers_unit.cpp "${targets[@]/%/_fuzzer.cpp}"; do
-  [[ $source == */* ]] || source="checker/fuzz/$source"
+for source in "${sources[@]}"; do
   object="$out/objects/$(basename "${source%.cpp}").o"
   if stale "$object"; then
     while (($(jobs -rp | wc -l) >= $(nproc))); do wait -n; done
