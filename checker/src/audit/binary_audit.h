@@ -134,9 +134,11 @@ struct ObjectAudit {
   std::vector<ShimUse> shims;                                     // imported and dynamically looked-up shims, sorted
   std::vector<ClassifiedSymbol> unstable;                         // not allowlisted unstable torch imports
   std::vector<std::pair<ClassifiedSymbol, std::string>> allowed;  // allowlisted, with the reason
-  std::vector<std::string> abi3_violations;       // Python names outside the limited API (abi3 wheels only)
-  std::vector<OperatorUse> operators;             // named to the dispatcher, sorted by name
-  std::optional<TorchVersion> min_torch;          // newest release among all shims and operators used
+  std::vector<std::string> abi3_violations;  // Python names outside the limited API (abi3 wheels only)
+  std::vector<OperatorUse> operators;        // named to the dispatcher, sorted by name
+  // The newest release among the imported shims and the operators it names (a call fails without them); a shim
+  // looked up by name at run time is optional (used where present), not a minimum.
+  std::optional<TorchVersion> min_torch;
   std::optional<TorchVersion> min_torch_to_load;  // newest release among imported shims only
   std::optional<DeclaredTarget> declared_target;
   std::string allowed_object_reason;  // non-empty when an [[object]] entry accepted the whole object

@@ -12,12 +12,6 @@ namespace abicheck {
 
 bool is_unguarded_macro(const ShimDeclaration& declaration) { return declaration.kind == DeclarationKind::Macro; }
 
-bool is_compiled_in_cpp(const ShimDeclaration& declaration) {
-  if (declaration.kind == DeclarationKind::Method) return true;
-  return (declaration.kind == DeclarationKind::Struct || declaration.kind == DeclarationKind::Typedef) &&
-         declaration.header.starts_with("torch/csrc/stable/") && declaration.name.starts_with("torch::");
-}
-
 std::string describe(const ShimDeclaration& declaration) {
   return declaration.backend.empty() ? fmt::format("'{}'", declaration.name)
                                      : fmt::format("'{}' ({})", declaration.name, declaration.backend);

@@ -16,13 +16,6 @@ namespace abicheck {
 // (H004 checks them), the other constants (error codes, TORCH_ABI_VERSION) mean the same at every target.
 bool is_unguarded_macro(const ShimDeclaration& declaration);
 
-// The C++ of the stable headers that an extension compiles into itself: methods (kind method) and the
-// classes of torch/csrc/stable with the types of their members (torch::stable::Device, DeviceIndex).
-// Visible at a target older than the release that shipped it, such code is new API for that target,
-// not a call the older library lacks: what its bodies call is H005's. H001 and H006 leave it alone;
-// a guard raised or a declaration lost is still H002's and H003's.
-bool is_compiled_in_cpp(const ShimDeclaration& declaration);
-
 // "'name'" or "'name' (backend)", as the diagnostics name a declaration.
 std::string describe(const ShimDeclaration& declaration);
 

@@ -1,8 +1,10 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <string>
 
 #include "baseline/release_history.h"
+#include "inventory/runtime_dependency.h"
 #include "lint/headers/header_rule_support.h"
 #include "lint/headers/header_rules.h"
 
@@ -10,31 +12,40 @@ namespace abicheck {
 namespace {
 
 constexpr LintRule kRule{"H006", "new-declaration-version", LintSeverity::Error,
-                         "A new declaration does not carry the tree's own version.",
+                         "A new declaration is guarded where extensions that use it break: newer than the tree, or "
+                         "older while they depend on it at run time.",
                          "Guard the new declaration with this tree's release."};
 
-// An enumerator appended to an enum that shipped before: the enum is compiled into the extension and
-// crosses the boundary as its integer, so a new value changes nothing an older build relies on (a
-// renumbered one is the diff's enum-value-changed and H003's), and a guard inside the enum would only
-// make its numbering depend on the target.
-bool is_enumerator_of_shipped_enum(const ShimDeclaration& d, const std::map<DeclarationKey, TorchVersion>& first) {
-  if (d.kind != DeclarationKind::EnumConstant) return false;
-  std::size_t scope = d.name.rfind("::");
-  return scope != std::string::npos && first.contains(DeclarationKey{d.name.substr(0, scope), DeclarationKind::Enum});
+// What the guard costs: guarded older than the tree, the declaration is a break only where an extension that
+// uses it depends on it at run time (a shim it imports, an enumerator a wrapper passes on: runtime_dependency);
+// header-only code guarded at the oldest release that supports it is what PyTorch's review rules ask for.
+// Guarded newer, an extension targeting the tree's own release cannot use what that release ships.
+std::string consequence(const HeaderLintInput& input, const ShimDeclaration& d, TorchVersion own,
+                        const std::map<DeclarationKey, TorchVersion>& first) {
+  if (d.since > own) {
+    return fmt::format("an extension targeting {} that uses it does not compile, though torch {} ships it",
+                       own.to_string(), own.to_string());
+  }
+  DeclarationDependency dependency = runtime_dependency(input.candidate, d, first);
+  if (dependency.kind == RuntimeDependency::None || dependency.from >= own) return {};
+  return fmt::format("an extension targeting {} that uses it compiles, and {}", dependency.from.to_string(),
+                     consequence_on(dependency, d, dependency.from));
 }
 
 void check(const HeaderLintInput& input, const LintRule& rule, DiagnosticSink& sink) {
   auto first = first_shipped_releases(input.earlier);
   TorchVersion own = input.candidate.release.minor_release();
   for (const auto& d : input.candidate.declarations) {
-    if (!is_targeted(d) || is_unguarded_macro(d) || is_compiled_in_cpp(d) || first.contains(key_of(d)) ||
-        d.since == own || input.moved_in.contains(key_of(d)) || is_enumerator_of_shipped_enum(d, first)) {
+    if (!is_targeted(d) || is_unguarded_macro(d) || first.contains(key_of(d)) || d.since == own ||
+        input.moved_in.contains(key_of(d))) {
       continue;
     }
+    std::string cost = consequence(input, d, own, first);
+    if (cost.empty()) continue;
     sink.report(rule, position_of(input, d),
-                fmt::format("{} is new in {} but its guard says {}: a new declaration must carry the tree's own "
-                            "version (#if TORCH_FEATURE_VERSION >= TORCH_VERSION_{}_{}_0)",
-                            describe(d), own.to_string(), d.since.to_string(), own.major, own.minor));
+                fmt::format("{} is new in {} but its guard says {}: {} (#if TORCH_FEATURE_VERSION >= "
+                            "TORCH_VERSION_{}_{}_0)",
+                            describe(d), own.to_string(), d.since.to_string(), cost, own.major, own.minor));
   }
 }
 
