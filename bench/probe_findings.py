@@ -20,8 +20,10 @@ Consequences and their probes (each finding's message says which it is):
       library that takes S's address; load it under R: confirmed when the loader names S.
   "fails at call time on torch R ..."              build at the target a library whose probe_run converts
       the enumerator through the wrapper the finding names; call it under R: confirmed when it fails.
-  "does not compile" / "lose it"                   compile a use at the named target: confirmed when g++ refuses.
-  "is gone at every target" (H003): compile a use at the old guard with the new headers.
+  "does not compile" / "lose it"                   compile a use at the named target: confirmed when g++
+      refuses it with an error that names the declaration.
+  "is gone at every target" (H003): compile a use at its old guard with the old headers (the control), then
+      with the new ones: confirmed when only the new ones refuse it.
   function-removed, export-removed: build with the old release's headers, load under the new one: confirmed
       when the loader names S.
   "first visible at target T before, at T' now" (guard-changed): compile a use at T with the new headers.
@@ -115,6 +117,7 @@ class Probe:
         self.expect_call_error = None  # words the failed call's message (or libtorch's stderr) must hold
         self.compile = None  # (source, headers minor, target minor, defines, expect_failure)
         self.method = "none"  # how it is probed: load, call, compile, dispatcher (the sample takes each)
+        self.control = None  # compile probes: the release whose headers compile the same use
 
 
 def declaration_use(declaration):
@@ -170,7 +173,7 @@ def compile_library(work, tag, source, headers, target, defines, store, link=Tru
 LOAD = re.compile(r"an extension targeting (\d+\.\d+) that uses it compiles, and does not load on torch "
                   r"(\d+\.\d+): undefined symbol (\S+)")
 CALL = re.compile(r"an extension targeting (\d+\.\d+) that uses it compiles, and fails at call time on torch "
-                  r"(\d+\.\d+).*? that (.+) passes on")
+                  r"(\d+\.\d+) when (.+) passes it on")
 NEWER = re.compile(r"an extension targeting (\d+\.\d+) that uses it does not compile")
 LOSE = re.compile(r"is guarded at (\d+\.\d+) but shipped in (\d+\.\d+): extensions that already target")
 GONE = re.compile(r"'([^']+)'(?: \(\w+\))? of (\d+\.\d+) \(.*\) is gone at every target")
@@ -207,7 +210,8 @@ def plan_lint(finding, release, store, work):
         if old is None:
             probe.label, probe.reason = "not-probeable", "the old release's baseline lacks it"
             return probe
-        return compile_probe(probe, old, headers=release, target=old["since"], store=store)
+        target = max(old["since"], "2.9", key=lambda v: tuple(map(int, v.split("."))))
+        return compile_probe(probe, old, headers=release, target=target, store=store, control=m.group(2))
     if RENUMBERED.search(message):
         probe.label = "not-probeable"
         probe.reason = ("a renumbered enumerator: whether a value compiled in before misleads libtorch depends on "
@@ -295,14 +299,18 @@ def call_probe(probe, declaration, headers, target, runtime, carrier, store):
     return probe
 
 
-def compile_probe(probe, declaration, headers, target, store):
-    if missing_release(probe, headers, store=store):
+def compile_probe(probe, declaration, headers, target, store, control=None):
+    """`control`: a release whose headers must compile the same use (the finding says it compiled there), so
+    that any error with `headers` is the consequence; without one, the error must name the declaration."""
+    if missing_release(probe, headers, control, store=store):
         return probe
     use = declaration_use(declaration)
     if use is None:
         probe.label, probe.reason = "not-probeable", f"no use of a {declaration['kind']} is generated"
         return probe
     probe.compile = (includes_for(declaration) + use, headers, target, defines_for(declaration), True)
+    probe.declaration_name = declaration["name"]
+    probe.control = control
     probe.method = "compile"
     return probe
 
@@ -341,9 +349,25 @@ def build_all(probes, store, work, jobs):
         source, headers, target, defines, expect_failure = probe.compile
         library, error = compile_library(work, f"p{index}", source, headers, target, defines, store,
                                          link=not expect_failure)
-        if expect_failure:
-            if library is None:
+        if expect_failure and probe.control:
+            _, control_error = compile_library(work, f"p{index}-control", source, probe.control, target, defines,
+                                               store, link=False)
+            if control_error:
+                probe.label = "not-probeable"
+                probe.reason = f"the use does not compile with {probe.control}'s headers either: {control_error}"
+            elif library is None:
                 probe.label, probe.reason = "confirmed", f"g++ at target {target}: {error}"
+            else:
+                probe.label, probe.reason = "refuted", f"compiles at target {target} with {headers}'s headers"
+        elif expect_failure:
+            # Confirmed only by an error about the declaration itself: a header that refuses the whole
+            # configuration (ATen/Config.h under TORCH_TARGET_VERSION) shows nothing about it.
+            short_name = probe.declaration_name.rsplit("::", 1)[-1]
+            if library is None and short_name in error:
+                probe.label, probe.reason = "confirmed", f"g++ at target {target}: {error}"
+            elif library is None:
+                probe.label = "not-probeable"
+                probe.reason = f"the headers do not compile at target {target} whatever the use: {error}"
             else:
                 probe.label, probe.reason = "refuted", f"compiles at target {target} with {headers}'s headers"
         elif library is None:

@@ -58,9 +58,8 @@ std::string consequence_on(const DeclarationDependency& dependency, const ShimDe
     case RuntimeDependency::ExportedSymbol:
       return fmt::format("does not load on torch {}: undefined symbol {}", release.to_string(), declaration.name);
     case RuntimeDependency::ValueCrossesShim:
-      return fmt::format(
-          "fails at call time on torch {}, whose libtorch does not know the value '{}' that {} passes on",
-          release.to_string(), declaration.name, dependency.carrier);
+      return fmt::format("fails at call time on torch {} when {} passes it on (a value torch {} did not ship)",
+                         release.to_string(), dependency.carrier, release.to_string());
     case RuntimeDependency::None: break;
   }
   return {};

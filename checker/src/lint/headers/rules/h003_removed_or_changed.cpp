@@ -22,8 +22,8 @@ void compare_with(const HeaderLintInput& input, const ShimInventory& reference, 
   for (const ShimDeclaration* old : pairing.removed) {
     if (!reported.insert(key_of(*old)).second) continue;
     sink.report(rule, position_of(input, *old),
-                fmt::format("{} of {} ({}:{} there) is gone at every target: an extension that uses it does not "
-                            "compile against these headers",
+                fmt::format("{} of {} ({}:{} there) is gone at every target: an extension built with a "
+                            "TORCH_TARGET_VERSION that uses it does not compile against these headers",
                             describe(*old), reference.release.to_string(), old->header, old->line));
   }
   for (const auto& [old, now] : pairing.kept) {
