@@ -27,6 +27,8 @@ Consequences and their probes (each finding's message says which it is):
   function-removed, export-removed: build with the old release's headers, load under the new one: confirmed
       when the loader names S.
   "first visible at target T before, at T' now" (guard-changed): compile a use at T with the new headers.
+  guard-corrected (needs review, probed for the claim that makes it no break): a use at T built with the old
+      headers does not load on torch T.
   operator-removed, overload-removed: ask the new release's dispatcher through the C shim
       torch_call_dispatcher, from a library built with the old release's headers: confirmed when libtorch
       answers that it has no such schema.
@@ -42,6 +44,7 @@ usage: bench/probe_findings.py [--cli CLI] [--sample] [--json FILE] [--check] [-
 import argparse
 import collections
 import concurrent.futures
+import functools
 import json
 import os
 import re
@@ -70,7 +73,8 @@ class Store:
         listing = work / "store.json"
         result = run([cli, "store", "list", "--json", str(listing)])
         if result.returncode != 0:
-            sys.exit(f"probe_findings: store list failed: {result.stderr.strip()}")
+            print(f"probe_findings: {cli} store list: {result.stderr.strip()}", file=sys.stderr)
+            sys.exit(2)
         self.releases = {}
         for release in json.load(open(listing))["releases"]:
             minor = ".".join(release["version"].split(".")[:2])
@@ -91,16 +95,16 @@ def abi_hex(minor):
     return f"0x{major:02X}{minor_number:02X}000000000000"
 
 
-def inventory(minor, cache={}):
+@functools.lru_cache(maxsize=None)
+def inventory(minor):
     """The committed baseline's declarations of a release, by name: the owner of a declaration's kind,
     header and backend (the finding names the declaration; what it is comes from here)."""
-    if minor not in cache:
-        path = ROOT / "shim_decls" / minor / "inventory.json"
-        cache[minor] = {}
-        if path.exists():
-            for d in json.load(open(path))["declarations"]:
-                cache[minor].setdefault(d["name"], d)
-    return cache[minor]
+    path = ROOT / "shim_decls" / minor / "inventory.json"
+    declarations = {}
+    if path.exists():
+        for d in json.load(open(path))["declarations"]:
+            declarations.setdefault(d["name"], d)
+    return declarations
 
 
 class Probe:
@@ -121,17 +125,15 @@ class Probe:
 
 
 def declaration_use(declaration):
-    """A statement that makes an object depend on the declaration as an extension that uses it would."""
+    """A statement that makes an object depend on the declaration as an extension that uses it would; None
+    for kinds no probe uses (a method needs an object and arguments)."""
     name = declaration["name"]
-    if declaration["kind"] == "function":
-        return f'extern "C" {{ void* probe_use = reinterpret_cast<void*>(&{name}); }}\n'
-    if declaration["kind"] == "enum_constant":
-        return f"auto probe_use = {name};\n"
-    if declaration["kind"] in ("struct", "typedef"):
-        return f"static_assert(sizeof({name}) > 0);\n"
-    if declaration["kind"] == "method":
-        return None
-    return None
+    return {
+        "function": f'extern "C" {{ void* probe_use = reinterpret_cast<void*>(&{name}); }}\n',
+        "enum_constant": f"auto probe_use = {name};\n",
+        "struct": f"static_assert(sizeof({name}) > 0);\n",
+        "typedef": f"static_assert(sizeof({name}) > 0);\n",
+    }.get(declaration["kind"])
 
 
 def includes_for(declaration):
@@ -182,7 +184,7 @@ GUARD = re.compile(r"first visible at target (\d+\.\d+) before, at target (\d+\.
 NAMED = re.compile(r"^'([^']+)'")
 
 
-def plan_lint(finding, release, store, work):
+def plan_lint(finding, release, store):
     """The probe of one `lint headers` diagnostic of `release`'s headers."""
     message, rule = finding["message"], finding["kind"]
     named = NAMED.match(message)
@@ -238,6 +240,12 @@ def plan_diff(change, old, new, store):
         declaration = inventory(new).get(name)
         if m and declaration:
             return compile_probe(probe, declaration, headers=new, target=m.group(1), store=store)
+    if kind == "guard-corrected":
+        # The claim that makes it no break: a use at the old guard, built with the old headers, never loaded on
+        # the release of that target.
+        m = GUARD.search(change["detail"])
+        return load_probe(probe, inventory(old).get(name), headers=old, target=m.group(1), runtime=m.group(1),
+                          store=store)
     if kind in ("operator-removed", "overload-removed"):
         return dispatcher_probe(probe, name, headers=old, runtime=new, store=store)
     probe.label = "not-probeable"
@@ -393,7 +401,9 @@ def load_all(probes, store, work, jobs):
         result = run([store.releases[release]["python"], str(ROOT / "bench" / "probe_loader.py"), str(listing),
                       str(results), str(jobs)], timeout=1800)
         if result.returncode != 0:
-            sys.exit(f"probe_findings: the loader of torch {release} failed: {result.stderr.strip()[-500:]}")
+            print(f"probe_findings: the loader of torch {release} failed: {result.stderr.strip()[-500:]}",
+                  file=sys.stderr)
+            sys.exit(2)
         observed = json.load(open(results))
         for index, probe in entries:
             judge(probe, observed[str(index)], release)
@@ -472,14 +482,14 @@ def collect(cli, store, work, sample):
         run([cli, "lint", "headers", "--torch", release, "--json", str(report)])
         for d in json.load(open(report))["lint"]["diagnostics"]:
             probes.append(plan_lint({"source": f"lint headers {release}", "kind": d["rule"], "name": "",
-                                     "message": d["message"]}, release, store, work))
+                                     "message": d["message"]}, release, store))
     pairs = list(zip(minors, minors[1:]))
     for old, new in (pairs[-1:] if sample else pairs):
         report = work / f"diff-{old}-{new}.json"
         run([cli, "diff", old, new, "--json", str(report)])
         for diff in json.load(open(report))["diffs"]:
             for change in diff["changes"]:
-                if change["verdict"] == "breaking" and "suppressed" not in change:
+                if (change["verdict"] == "breaking" or change["kind"] == "guard-corrected") and "suppressed" not in change:
                     probes.append(plan_diff(change, old, new, store))
     if sample:
         per_kind = collections.Counter()

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <nlohmann/json.hpp>
 
+#include "baseline/release_history.h"
 #include "cli/command.h"
 #include "diff/baseline_diff.h"
 #include "diff/baseline_source.h"
@@ -43,9 +44,10 @@ void add_diff_command(CLI::App& app, const CommonOptions& common, CommandAction&
       ReleaseBaseline old_baseline = obtain_baseline(options->old_spec, common.store_root, history);
       ReleaseBaseline new_baseline = obtain_baseline(options->new_spec, common.store_root, history);
       auto start = std::chrono::steady_clock::now();
+      HistoryFacts facts{history.shipped_compile_errors(new_baseline.inventory.release.minor_release()),
+                         first_shipped_releases(history.inventories())};
       AbiDiff diff = diff_baselines(old_baseline, new_baseline, suppressions ? &*suppressions : nullptr,
-                                    options->old_spec, options->new_spec,
-                                    history.shipped_compile_errors(new_baseline.inventory.release.minor_release()));
+                                    options->old_spec, options->new_spec, facts);
       double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
       nlohmann::json document = new_report_document(

@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "baseline/release_history.h"
 #include "cli/command.h"
 #include "core/atomic_file.h"
 #include "core/project_paths.h"
@@ -126,13 +127,14 @@ void add_timeline_command(CLI::App& app, const CommonOptions&, CommandAction& ac
       std::vector<TimelineEntry> entries;
       std::optional<ReleaseBaseline> previous;
       std::filesystem::path previous_path;
+      auto first_shipped = first_shipped_releases(history.inventories());
       for (const auto& path : history.baseline_dirs()) {
         ReleaseBaseline baseline = load_baseline(path);
         TimelineEntry entry{baseline.inventory.release, count_functions(baseline.inventory), std::nullopt};
         // Committed baselines: each one's compile errors are those its release shipped with.
         if (previous)
           entry.diff = diff_baselines(*previous, baseline, {}, previous_path.string(), path.string(),
-                                      baseline.inventory.compile_error_identities());
+                                      {baseline.inventory.compile_error_identities(), first_shipped});
         entries.push_back(std::move(entry));
         previous = std::move(baseline);
         previous_path = path;

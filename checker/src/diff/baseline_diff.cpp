@@ -32,11 +32,11 @@ std::vector<AbiChange> compare_compile_failures(const ShimInventory& old_invento
 
 AbiDiff diff_baselines(const ReleaseBaseline& old_baseline, const ReleaseBaseline& new_baseline,
                        SuppressionFile* suppressions, const std::string& old_origin, const std::string& new_origin,
-                       const std::set<std::string>& shipped_errors) {
+                       const HistoryFacts& history) {
   AbiDiff diff{old_baseline.inventory.release, new_baseline.inventory.release, {}, {}};
-  diff.changes = compare_inventories(old_baseline, new_baseline);
+  diff.changes = compare_inventories(old_baseline, new_baseline, history.first_shipped);
   std::vector<AbiChange> failures =
-      compare_compile_failures(old_baseline.inventory, new_baseline.inventory, new_origin, shipped_errors);
+      compare_compile_failures(old_baseline.inventory, new_baseline.inventory, new_origin, history.shipped_errors);
   diff.changes.insert(diff.changes.end(), failures.begin(), failures.end());
   // A side whose headers do not compile without a target has no ABI model: its failures above are
   // the finding, and the inventories are still compared.

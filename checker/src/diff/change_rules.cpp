@@ -54,13 +54,18 @@ struct ChangeRule {
 // * one that is gone, or whose guard was raised, stops the builds that call it at the targets that
 //   lose it (source break, the guard-changed row): breaking;
 // * one whose guard was lowered is new API for older targets; what its body calls is H005's: compatible;
+// A C shim's guard raised, but no higher than the release that first shipped it (the release history's
+// first_shipped; 53 of the 57 guard-changed of 2.9 -> 2.15, e.g. aoti_torch_aten_full in 2.13): a use at
+// the targets it left compiled and then failed to load there, so no binary and no project that ran on its
+// target breaks; a project with too old a target now learns it at compile time: worth a look, not breaking
+// (probed: bench/probe_findings.py).
 // * one that is gone while an overload of the same name, result and number of parameters took its place
 //   at the same targets (2.10's `HeaderOnlyArrayRef<int64_t>` for 2.9's `std::vector<int64_t>` in
 //   `amax`, `new_empty`, `new_zeros`, `pad`): a binary built before keeps its own inline copy of the old
 //   one, and a call compiles where its arguments convert to the new types (a vector and a braced list
 //   do, checked by compiling at target 2.9 against both releases: bench/RESULTS.md, issue 28, surface4);
 //   the old overload's address, or an argument that does not convert, does not: worth a look.
-constexpr std::array<ChangeRule, 31> kRules{{
+constexpr std::array<ChangeRule, 32> kRules{{
     {ChangeKind::FunctionRemoved, "function-removed", Verdict::Breaking,
      "A function an extension built against the old release imports is gone from the new one's headers.",
      "Keep the function (deprecate it instead), or suppress with a reason if no release ever shipped it."},
@@ -150,6 +155,11 @@ constexpr std::array<ChangeRule, 31> kRules{{
      "before keep their inline copy, and calls compile where the arguments convert to the new types.",
      "Check that callers' arguments convert (compile one at the oldest target); code that takes the old "
      "overload's address must change."},
+    {ChangeKind::GuardCorrected, "guard-corrected", Verdict::NeedsReview,
+     "A C shim's guard was raised to the release that first shipped it: a use at the older targets compiled but "
+     "did not load on them (no such symbol there); now it does not compile.",
+     "Nothing for the release. A project that used it at an older target never ran there: raise its target to "
+     "the shim's release."},
 }};
 
 // The table has a row for every kind up to kLastChangeKind, in the enum's order; a missing row or one

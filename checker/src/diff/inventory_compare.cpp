@@ -10,6 +10,7 @@
 #include <set>
 
 #include "inventory/declaration_pairing.h"
+#include "inventory/runtime_dependency.h"
 
 namespace abicheck {
 namespace {
@@ -84,7 +85,24 @@ bool lacks_its_guard(const ShimDeclaration& added, TorchVersion release) {
          added.since < release.minor_release() && added.backend.find(kUntargetedOnly) == std::string::npos;
 }
 
+// How a guard that moved is judged: a method lowered is new API for older targets (what its body calls is
+// H005's); a guard raised no higher than the release that first shipped the declaration, for one an
+// extension depends on at run time (runtime_dependency: a shim it imports), corrects it, since a use at the
+// targets it left compiled and then failed to load there; any other move changes what some targets compile.
+ChangeKind guard_change_kind(const ShimInventory& new_inventory, const ShimDeclaration& before,
+                             const ShimDeclaration& after,
+                             const std::map<DeclarationKey, TorchVersion>& first_shipped) {
+  if (after.kind == DeclarationKind::Method && after.since < before.since) return ChangeKind::MethodGuardLowered;
+  auto shipped = first_shipped.find(key_of(after));
+  if (after.since > before.since && shipped != first_shipped.end() && after.since <= shipped->second &&
+      runtime_dependency(new_inventory, after, first_shipped).kind != RuntimeDependency::None) {
+    return ChangeKind::GuardCorrected;
+  }
+  return ChangeKind::GuardChanged;
+}
+
 void compare_declarations(const ReleaseBaseline& old_baseline, const ReleaseBaseline& new_baseline,
+                          const std::map<DeclarationKey, TorchVersion>& first_shipped,
                           std::vector<AbiChange>& changes) {
   DeclarationPairing pairing = pair_declarations(old_baseline.inventory, new_baseline.inventory);
   for (const ShimDeclaration* before : pairing.removed) {
@@ -103,13 +121,9 @@ void compare_declarations(const ReleaseBaseline& old_baseline, const ReleaseBase
                        {}});
   }
   for (const auto& [before, after] : pairing.kept) {
-    // A method is compiled into the extension from the headers: visible at older targets than before,
-    // it is new API for them (what its body calls is H005's); for a C shim, an older target's import of
-    // it fails to load there.
-    bool lowered_method = after->kind == DeclarationKind::Method && after->since < before->since;
     if (before->since != after->since) {
       changes.push_back({after->name,
-                         lowered_method ? ChangeKind::MethodGuardLowered : ChangeKind::GuardChanged,
+                         guard_change_kind(new_baseline.inventory, *before, *after, first_shipped),
                          fmt::format("first visible at target {} before, at target {} now ({}:{})",
                                      before->since.to_string(), after->since.to_string(), after->header, after->line),
                          {}});
@@ -219,9 +233,10 @@ void compare_exports(const ReleaseBaseline& old_baseline, const ReleaseBaseline&
 
 }  // namespace
 
-std::vector<AbiChange> compare_inventories(const ReleaseBaseline& old_baseline, const ReleaseBaseline& new_baseline) {
+std::vector<AbiChange> compare_inventories(const ReleaseBaseline& old_baseline, const ReleaseBaseline& new_baseline,
+                                           const std::map<DeclarationKey, TorchVersion>& first_shipped) {
   std::vector<AbiChange> changes;
-  compare_declarations(old_baseline, new_baseline, changes);
+  compare_declarations(old_baseline, new_baseline, first_shipped, changes);
   compare_headers(old_baseline.inventory, new_baseline.inventory, changes);
   compare_exports(old_baseline, new_baseline, changes);
   return changes;

@@ -31,13 +31,13 @@ MainJobResult run_main_job(const ReleaseStore& store, const MainJobRequest& requ
   };
   stage("matrix", [&] { result.matrix = run_matrix(request.spec, store, request.matrix); });
   stage("diff", [&] {
+    auto first_shipped = first_shipped_releases(ReleaseHistory::open(request.baselines).inventories());
     for (std::size_t i = 0; i + 1 < baselines.size(); ++i) {
       ReleaseBaseline older = load_baseline(baselines[i]);
       ReleaseBaseline newer = load_baseline(baselines[i + 1]);
       // Both are committed baselines: the newer one's errors are those its release shipped with.
-      std::set<std::string> shipped = newer.inventory.compile_error_identities();
-      result.diffs.push_back(
-          diff_baselines(older, newer, {}, baselines[i].string(), baselines[i + 1].string(), shipped));
+      result.diffs.push_back(diff_baselines(older, newer, {}, baselines[i].string(), baselines[i + 1].string(),
+                                            {newer.inventory.compile_error_identities(), first_shipped}));
     }
   });
   stage("lint headers", [&] {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "baseline/release_history.h"
 #include "core/process.h"
 #include "core/scoped_temp_dir.h"
 #include "diff/baseline_diff.h"
@@ -88,8 +89,14 @@ AbiDiff diff_fixture(const std::filesystem::path& fixture, const ScopedTempDir& 
     }
     return diff;
   }
+  // A case may carry a release history (baselines/<release>/inventory.json): what first shipped when.
+  HistoryFacts history;
+  if (std::filesystem::exists(fixture / "baselines")) {
+    history.first_shipped = first_shipped_releases(ReleaseHistory::open(fixture / "baselines").inventories());
+  }
   return diff_baselines(obtain_baseline(prepare_tree(fixture, "old", work).string(), {}),
-                        obtain_baseline(prepare_tree(fixture, "new", work).string(), {}), suppressions);
+                        obtain_baseline(prepare_tree(fixture, "new", work).string(), {}), suppressions, "OLD", "NEW",
+                        history);
 }
 
 class DiffFixture : public ::testing::TestWithParam<std::string> {};
@@ -150,9 +157,9 @@ TEST(DiffFromBaselineFiles, KeepsACompileErrorOfOneTarget) {
   ASSERT_EQ(std::ranges::count_if(changes, is_failure), 1);
   EXPECT_NE(std::ranges::find_if(changes, is_failure)->detail.find("at target 2.10: torch/csrc/stable/exception.h:9"),
             std::string::npos);
-  changes =
-      diff_baselines(old_baseline, new_baseline, {}, "OLD", "NEW", new_baseline.inventory.compile_error_identities())
-          .changes;
+  changes = diff_baselines(old_baseline, new_baseline, {}, "OLD", "NEW",
+                           {new_baseline.inventory.compile_error_identities(), {}})
+                .changes;
   EXPECT_EQ(std::ranges::count_if(changes, is_failure), 0);
 }
 
