@@ -23,7 +23,10 @@ to every declaration they fit, and for each mutant:
                  against one does not fit the other);
      behaviour   same-type parameters swapped together with their names: every compile-time fact
                  is the same, but a binary built against the original passes its arguments in the
-                 other order (classified by the operator, as no probe can see it);
+                 other order (classified by the operator, as no probe can see it); or a value appended
+                 to an enum that the headers convert for libtorch (a FromImpl<Enum> specialization): no
+                 release's conversion knows it, so a call that passes it fails (the finding probes showed
+                 this on the real releases: "Not yet supported ScalarType BComplex32");
      neutral     nothing the probe can observe changed.
 2. runs the tool: `baseline` of the mutated tree, `diff <newest committed baseline> <that baseline>`
    (or `diff` straight on the tree when `baseline` refuses it), and `lint headers` on the tree; a
@@ -67,6 +70,7 @@ usage: bench/header_mutation.py [--build BUILD] [--sample N | --per-operator N] 
 import argparse
 import collections
 import concurrent.futures
+import functools
 import json
 import os
 import random
@@ -506,7 +510,7 @@ def op_enumerator_value_changed(text, code, d, ctx):
                 yield d.name, splice(new, a[0], a[1], second)
 
 
-def op_enumerator_appended(text, code, d, ctx):  # neutral: a new value at the end
+def op_enumerator_appended(text, code, d, ctx):  # neutral, unless the headers pass the enum to libtorch
     if d.kind == "enumerator" and d.last and d.explicit is None and not code[d.end:d.end + 1] == ",":
         yield d.enum, splice(text, d.end, d.end, ", PlantedAppended")
 
@@ -955,12 +959,24 @@ class Probe:
                                                  f"{before[sid]} -> {after[sid]})"))
             if not reasons and m["operator"] == "same-type-params-swapped":
                 reasons.append(("behaviour", "same-type parameters swapped with their names"))
+            if not reasons and m["operator"] == "enumerator-appended" and self.passed_to_libtorch(m["symbol"]):
+                reasons.append(("behaviour", "a value appended to an enum the stable headers convert for libtorch "
+                                             "(FromImpl<...>): no release knows it, a call that passes it fails "
+                                             "(probed on the real releases: bench/probe_findings.py)"))
             results.append(((reasons[0][0] if reasons else "neutral"), reasons))
         shutil.rmtree(self.work / tag, ignore_errors=True)
         return results
 
     def describe(self, sid):
         return " ".join(self.statements[sid][2])[:120]
+
+    @functools.lru_cache(maxsize=None)
+    def passed_to_libtorch(self, enum):
+        """Whether the original stable headers convert `enum` into a StableIValue for libtorch: a
+        FromImpl specialization for it (the generator's own reading of the text)."""
+        short = enum.rsplit("::", 1)[-1]
+        pattern = re.compile(r"struct\s+FromImpl\s*<\s*(?:[\w:]*::)?" + re.escape(short) + r"\s*>")
+        return any(pattern.search((self.pristine / h).read_text(errors="replace")) for h in self.headers)
 
 
 # ----------------------------------------------------------------------------------------------
