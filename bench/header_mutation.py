@@ -26,7 +26,9 @@ to every declaration they fit, and for each mutant:
                  other order (classified by the operator, as no probe can see it); or a value appended
                  to an enum that the headers convert for libtorch (a FromImpl<Enum> specialization): no
                  release's conversion knows it, so a call that passes it fails (the finding probes showed
-                 this on the real releases: "Not yet supported ScalarType BComplex32");
+                 this on the real releases: "Not yet supported ScalarType BComplex32"); or a case of
+                 such a conversion deleted (conversion-case-deleted, the same consequence for a value that
+                 had a case);
      neutral     nothing the probe can observe changed.
 2. runs the tool: `baseline` of the mutated tree, `diff <newest committed baseline> <that baseline>`
    (or `diff` straight on the tree when `baseline` refuses it), and `lint headers` on the tree; a
@@ -597,6 +599,22 @@ def op_param_renamed(text, code, d, ctx):
                 return
 
 
+def op_conversion_case_deleted(text, code, d, ctx):
+    """One case of the headers' conversion of an enum for libtorch (a FromImpl<Enum> specialization) deleted:
+    every declaration stays the same and compiles, and a call that passes that value fails at run time. What the
+    finding probes found on the real releases that no rule reports: 2.15's conversion of Tag has no case for
+    Tag::inplace and Tag::out (issue 43 item 5; the behaviour baseline of issue 48 is what would see it)."""
+    if d.kind != "header":
+        return
+    for specialization in re.finditer(r"struct\s+FromImpl\s*<\s*[\w:]+\s*>", code):
+        brace = code.find("{", specialization.end())
+        end = matching(code, brace, "{", "}") if brace >= 0 else None
+        if end is None:
+            continue
+        for case in re.finditer(r"case\s+([\w:]+)\s*:\s*return\b[^;]*;", code[brace:end]):
+            yield case.group(1), splice(text, brace + case.start(), brace + case.end(), "")
+
+
 def op_comment_added(text, code, d, ctx):
     if d.kind in ("function", "macro", "struct"):
         yield d.name, splice(text, d.start, d.start, "// planted comment\n\n")
@@ -622,6 +640,7 @@ BREAKING_OPERATORS = {
     "member-retyped": op_member_retyped,
     "alignment-changed": op_alignment_changed,
     "typedef-changed": op_typedef_changed,
+    "conversion-case-deleted": op_conversion_case_deleted,
 }
 NEUTRAL_OPERATORS = {
     "top-level-const": op_top_level_const,
@@ -959,6 +978,9 @@ class Probe:
                                                  f"{before[sid]} -> {after[sid]})"))
             if not reasons and m["operator"] == "same-type-params-swapped":
                 reasons.append(("behaviour", "same-type parameters swapped with their names"))
+            if not reasons and m["operator"] == "conversion-case-deleted":
+                reasons.append(("behaviour", "a value the headers' conversion no longer passes on to libtorch: a "
+                                             "call that passes it fails"))
             if not reasons and m["operator"] == "enumerator-appended" and self.passed_to_libtorch(m["symbol"]):
                 reasons.append(("behaviour", "a value appended to an enum the stable headers convert for libtorch "
                                              "(FromImpl<...>): no release knows it, a call that passes it fails "

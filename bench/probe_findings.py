@@ -32,9 +32,10 @@ Consequences and their probes (each finding's message says which it is):
   operator-removed, overload-removed: ask the new release's dispatcher through the C shim
       torch_call_dispatcher, from a library built with the old release's headers: confirmed when libtorch
       answers that it has no such schema.
-  audit min_torch: an extension built with each release's headers at target 2.10 (torch's error path looks
-      a newer shim up with dlsym), audited, then loaded and called under every release: confirmed when it
-      works exactly on the releases at and above its min_torch.
+  audit min_torch and per-release loads: an extension built with each release's headers at target 2.10
+      (torch's error path looks a newer shim up with dlsym), audited, then loaded and called under every
+      release: min_torch is confirmed when it works exactly on the releases at and above it, each release's
+      `loads` when the loader agrees.
 
 usage: bench/probe_findings.py [--cli CLI] [--sample] [--json FILE] [--check] [--jobs N] [--keep DIR]
   --sample   the fixed sample CI runs: lint headers of the newest release, diff of the newest pair, the audit
@@ -415,6 +416,10 @@ def judge(probe, outcome, release):
         worked = stage == "called"
         probe.label = "confirmed" if worked == probe.expected_to_work else "refuted"
         probe.reason = f"torch {release}: {stage} {error[:160]}".strip()
+    elif probe.finding["kind"] == "audit-loads":
+        loaded = stage in ("called", "call-failed", "loaded")
+        probe.label = "confirmed" if loaded == probe.expected_to_load else "refuted"
+        probe.reason = f"torch {release}: {stage} {error[:160]}".strip()
     elif probe.expect_load_error:
         if stage == "load-failed" and f"undefined symbol: {probe.expect_load_error}" in error:
             probe.label, probe.reason = "confirmed", f"torch {release}: {error.split(': ', 1)[-1]}"
@@ -459,9 +464,18 @@ def plan_audit(cli, store, work, builds):
         binaries = json.load(open(report))["audit"]["binaries"]
         min_torch = binaries[0].get("min_torch") if binaries else None
         finding["message"] = f"min torch {min_torch}: loads and runs on torch {min_torch} and later"
+        predicted_loads = {".".join(r["release"].split(".")[:2]): r["loads"]
+                           for r in (binaries[0].get("releases") or [] if binaries else [])}
         for runtime in store.minors():
+            if runtime in predicted_loads:
+                # The audit's per-release prediction: whether the loader accepts it there.
+                loads = Probe(dict(finding, kind="audit-loads", name=f"{finding['name']} under {runtime}",
+                                   message=f"loads on torch {runtime}: {predicted_loads[runtime]}"))
+                loads.library, loads.load_under, loads.call = str(library), runtime, True
+                loads.expected_to_load = predicted_loads[runtime]
+                probes.append(loads)
             if runtime == "2.9":
-                continue  # below the target it was built for: no claim
+                continue  # below the target it was built for: min_torch claims nothing there
             probe = Probe(dict(finding, name=f"{finding['name']} under {runtime}"))
             probe.library, probe.load_under, probe.call = str(library), runtime, True
             probe.expected_to_work = min_torch is not None and tuple(map(int, runtime.split("."))) >= tuple(
