@@ -123,6 +123,9 @@ class Probe:
         self.compile = None  # (source, headers minor, target minor, defines, expect_failure)
         self.method = "none"  # how it is probed: load, call, compile, dispatcher (the sample takes each)
         self.control = None  # compile probes: the release whose headers compile the same use
+        self.declaration_name = ""  # compile probes: the declaration whose own error confirms it
+        self.expected_to_work = None  # audit-min-torch: whether the call should work under load_under
+        self.expected_to_load = None  # audit-loads: whether the audit says it loads under load_under
 
 
 def declaration_use(declaration):
