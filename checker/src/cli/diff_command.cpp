@@ -43,9 +43,8 @@ void add_diff_command(CLI::App& app, const CommonOptions& common, CommandAction&
       ReleaseHistory history = ReleaseHistory::open(baselines_or_default(options->baselines));
       ReleaseBaseline old_baseline = obtain_baseline(options->old_spec, common.store_root, history);
       ReleaseBaseline new_baseline = obtain_baseline(options->new_spec, common.store_root, history);
+      HistoryFacts facts = history_facts(history, new_baseline.inventory.release);
       auto start = std::chrono::steady_clock::now();
-      HistoryFacts facts{history.shipped_compile_errors(new_baseline.inventory.release.minor_release()),
-                         first_shipped_releases(history.inventories())};
       AbiDiff diff = diff_baselines(old_baseline, new_baseline, suppressions ? &*suppressions : nullptr,
                                     options->old_spec, options->new_spec, facts);
       double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -30,6 +30,10 @@ std::vector<AbiChange> compare_compile_failures(const ShimInventory& old_invento
 
 }  // namespace
 
+HistoryFacts history_facts(const ReleaseHistory& history, TorchVersion new_release) {
+  return {history.shipped_compile_errors(new_release.minor_release()), first_shipped_releases(history.inventories())};
+}
+
 AbiDiff diff_baselines(const ReleaseBaseline& old_baseline, const ReleaseBaseline& new_baseline,
                        SuppressionFile* suppressions, const std::string& old_origin, const std::string& new_origin,
                        const HistoryFacts& history) {

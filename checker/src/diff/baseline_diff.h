@@ -5,6 +5,7 @@
 #include <string>
 
 #include "baseline/release_baseline.h"
+#include "baseline/release_history.h"
 #include "diff/abi_change.h"
 #include "diff/suppressions.h"
 #include "inventory/declaration_pairing.h"
@@ -21,6 +22,9 @@ struct HistoryFacts {
   // higher than that release is guard-corrected, not guard-changed.
   std::map<DeclarationKey, TorchVersion> first_shipped;
 };
+
+// The facts of `history` for a diff whose new side is torch `new_release`.
+HistoryFacts history_facts(const ReleaseHistory& history, TorchVersion new_release);
 
 // The whole comparison of two baselines: the inventories (guards, backends, enums, exports),
 // libabigail's comparison of the ABI models (signatures and layouts) and, when both sides have them,

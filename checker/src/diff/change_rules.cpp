@@ -23,6 +23,11 @@ struct ChangeRule {
 // * a guard whose version moved changes what an extension targeting an older release compiles
 //   against; a declaration added without a guard at the new release lets an extension targeting
 //   an older release compile a call that the older library lacks: breaking;
+// * except a C shim's guard raised, but no higher than the release that first shipped it (the release history's
+//   first_shipped; 53 of the 57 guard-changed of 2.9 -> 2.15, e.g. aoti_torch_aten_full in 2.13): a use at
+//   the targets it left compiled and then failed to load there, so no binary and no project that ran on its
+//   target breaks; a project with too old a target now learns it at compile time: worth a look, not breaking
+//   (probed: bench/probe_findings.py).
 // * a declaration the library does not export is a load failure waiting for its first user: breaking;
 // * the header-only enums are compiled into the extension and dtypes cross the boundary through
 //   getter functions, so a changed value is not an ABI break by itself, but worth a look;
@@ -54,11 +59,6 @@ struct ChangeRule {
 // * one that is gone, or whose guard was raised, stops the builds that call it at the targets that
 //   lose it (source break, the guard-changed row): breaking;
 // * one whose guard was lowered is new API for older targets; what its body calls is H005's: compatible;
-// A C shim's guard raised, but no higher than the release that first shipped it (the release history's
-// first_shipped; 53 of the 57 guard-changed of 2.9 -> 2.15, e.g. aoti_torch_aten_full in 2.13): a use at
-// the targets it left compiled and then failed to load there, so no binary and no project that ran on its
-// target breaks; a project with too old a target now learns it at compile time: worth a look, not breaking
-// (probed: bench/probe_findings.py).
 // * one that is gone while an overload of the same name, result and number of parameters took its place
 //   at the same targets (2.10's `HeaderOnlyArrayRef<int64_t>` for 2.9's `std::vector<int64_t>` in
 //   `amax`, `new_empty`, `new_zeros`, `pad`): a binary built before keeps its own inline copy of the old

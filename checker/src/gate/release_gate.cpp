@@ -74,8 +74,7 @@ ReleaseGateResult run_release_gate(const ReleaseStore& store, const ReleaseGateR
   ReleaseBaseline old_baseline = obtain_baseline(last_dir, store.root(), history);
   ReleaseBaseline new_baseline = obtain_baseline(candidate.torch_dir.string(), store.root(), history);
   result.diff = diff_baselines(old_baseline, new_baseline, {}, last_dir, candidate.torch_dir.string(),
-                               {history.shipped_compile_errors(candidate.version.minor_release()),
-                                first_shipped_releases(history.inventories())});
+                               history_facts(history, candidate.version));
 
   // The lint takes the inventory the baseline already collected instead of parsing the headers again.
   result.lint = lint_headers(store, {candidate.torch_dir.string(), new_baseline.inventory, request.baselines});

@@ -52,14 +52,19 @@ DeclarationDependency runtime_dependency(const ShimInventory& inventory, const S
   return {RuntimeDependency::ValueCrossesShim, std::max(declaration.since, carrier->since), carrier->name};
 }
 
-std::string consequence_on(const DeclarationDependency& dependency, const ShimDeclaration& declaration,
-                           TorchVersion release) {
+std::string consequence_of(const DeclarationDependency& dependency, const ShimDeclaration& declaration) {
+  std::string release = dependency.from.to_string();
   switch (dependency.kind) {
     case RuntimeDependency::ExportedSymbol:
-      return fmt::format("does not load on torch {}: undefined symbol {}", release.to_string(), declaration.name);
+      return fmt::format(
+          "an extension targeting {} that uses it compiles, and does not load on torch {}: undefined "
+          "symbol {}",
+          release, release, declaration.name);
     case RuntimeDependency::ValueCrossesShim:
-      return fmt::format("fails at call time on torch {} when {} passes it on (a value torch {} did not ship)",
-                         release.to_string(), dependency.carrier, release.to_string());
+      return fmt::format(
+          "an extension targeting {} that uses it compiles, and fails at call time on torch {} when {} "
+          "passes it on (a value torch {} did not ship)",
+          release, release, dependency.carrier, release);
     case RuntimeDependency::None: break;
   }
   return {};

@@ -37,9 +37,9 @@ struct DeclarationDependency {
 DeclarationDependency runtime_dependency(const ShimInventory& inventory, const ShimDeclaration& declaration,
                                          const std::map<DeclarationKey, TorchVersion>& first_shipped);
 
-// What using it at `target` costs on a release that lacks it ("does not load on torch 2.9: undefined symbol
-// aoti_torch_foo"); empty for RuntimeDependency::None.
-std::string consequence_on(const DeclarationDependency& dependency, const ShimDeclaration& declaration,
-                           TorchVersion release);
+// What using it costs at the oldest target with the dependency, as H001 and H006 say it (and
+// bench/probe_findings.py reads it): "an extension targeting 2.9 that uses it compiles, and does not load on
+// torch 2.9: undefined symbol aoti_torch_foo"; empty for RuntimeDependency::None.
+std::string consequence_of(const DeclarationDependency& dependency, const ShimDeclaration& declaration);
 
 }  // namespace abicheck

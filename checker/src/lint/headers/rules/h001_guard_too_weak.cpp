@@ -26,11 +26,10 @@ void check(const HeaderLintInput& input, const LintRule& rule, DiagnosticSink& s
     if (shipped == first.end() || d.since >= shipped->second || input.moved_in.contains(key_of(d))) continue;
     DeclarationDependency dependency = runtime_dependency(input.candidate, d, first);
     if (dependency.kind == RuntimeDependency::None || dependency.from >= shipped->second) continue;
-    sink.report(rule, position_of(input, d),
-                fmt::format("{} is visible at target {} but first shipped in {}: an extension targeting {} that uses "
-                            "it compiles, and {} (missing or too weak guard)",
-                            describe(d), d.since.to_string(), shipped->second.to_string(), dependency.from.to_string(),
-                            consequence_on(dependency, d, dependency.from)));
+    sink.report(
+        rule, position_of(input, d),
+        fmt::format("{} is visible at target {} but first shipped in {}: {} (missing or too weak guard)", describe(d),
+                    d.since.to_string(), shipped->second.to_string(), consequence_of(dependency, d)));
   }
 }
 

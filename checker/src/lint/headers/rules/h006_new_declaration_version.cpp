@@ -28,8 +28,7 @@ std::string consequence(const HeaderLintInput& input, const ShimDeclaration& d, 
   }
   DeclarationDependency dependency = runtime_dependency(input.candidate, d, first);
   if (dependency.kind == RuntimeDependency::None || dependency.from >= own) return {};
-  return fmt::format("an extension targeting {} that uses it compiles, and {}", dependency.from.to_string(),
-                     consequence_on(dependency, d, dependency.from));
+  return consequence_of(dependency, d);
 }
 
 void check(const HeaderLintInput& input, const LintRule& rule, DiagnosticSink& sink) {
