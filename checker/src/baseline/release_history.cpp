@@ -5,6 +5,7 @@
 #include "baseline/platform_exports.h"
 #include "baseline/release_baseline.h"
 #include "core/project_paths.h"
+#include "inventory/declaration_name.h"
 #include "inventory/inventory_collector.h"
 
 namespace abicheck {
@@ -91,13 +92,13 @@ std::map<DeclarationKey, TorchVersion> first_shipped_releases(const std::vector<
   return first;
 }
 
-std::map<std::string, TorchVersion> first_declaring_releases_by_name(const std::vector<ShimInventory>& oldest_first) {
-  std::map<std::string, TorchVersion> first;
+std::map<std::pair<std::string, DeclarationKind>, TorchVersion> first_declaring_releases_by_name(
+    const std::vector<ShimInventory>& oldest_first) {
+  std::map<std::pair<std::string, DeclarationKind>, TorchVersion> first;
   for (const auto& inventory : oldest_first) {
     for (const auto& declaration : inventory.declarations) {
-      std::string_view name = declaration.name;
-      if (auto colons = name.rfind("::"); colons != std::string_view::npos) name.remove_prefix(colons + 2);
-      first.try_emplace(std::string(name), inventory.release.minor_release());
+      first.try_emplace({declaration_name(declaration.name).qualified(), declaration.kind},
+                        inventory.release.minor_release());
     }
   }
   return first;

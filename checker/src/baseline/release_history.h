@@ -65,8 +65,10 @@ std::filesystem::path project_baselines_dir();
 std::map<DeclarationKey, TorchVersion> first_shipped_releases(const std::vector<ShimInventory>& oldest_first);
 
 // The oldest release of `oldest_first` that declares each name at all (targeted or not, on any
-// backend), by the name without its namespace ("CPU" for c10::DeviceType::CPU): the name a
-// compiler's "use of undeclared identifier" gives.
-std::map<std::string, TorchVersion> first_declaring_releases_by_name(const std::vector<ShimInventory>& oldest_first);
+// backend), by its qualified name as a use spells it (DeclarationName::qualified: "torch::stable::to"
+// for every overload of the wrapper, "c10::DeviceType::CPU", "aoti_torch_empty_strided") and its kind:
+// what a compiler's "no member named 'to' in namespace 'torch::stable'" is looked up by (E010).
+std::map<std::pair<std::string, DeclarationKind>, TorchVersion> first_declaring_releases_by_name(
+    const std::vector<ShimInventory>& oldest_first);
 
 }  // namespace abicheck

@@ -4,6 +4,7 @@
 #include <map>
 #include <sstream>
 
+#include "inventory/declaration_name.h"
 #include "inventory/inventory_collector.h"
 
 namespace abicheck {
@@ -17,25 +18,6 @@ DeclarationIndex index_of(const ShimInventory& inventory, DeclarationFilter cons
     if (!considered || considered(declaration)) index.try_emplace(key_of(declaration), &declaration);
   }
   return index;
-}
-
-// The parameters of a parameter list ("int a, std::pair<int, int> b"), split at its top-level commas.
-std::vector<std::string_view> split_parameters(std::string_view list) {
-  std::vector<std::string_view> parameters;
-  if (list.empty()) return parameters;
-  int depth = 0;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    char c = list[i];
-    if (c == '(' || c == '<' || c == '[') ++depth;
-    if (c == ')' || c == '>' || c == ']') --depth;
-    if (c == ',' && depth == 0) {
-      parameters.push_back(list.substr(start, i - start));
-      start = i + 1;
-    }
-  }
-  parameters.push_back(list.substr(start));
-  return parameters;
 }
 
 }  // namespace
@@ -80,25 +62,6 @@ std::vector<std::string> parameter_names(const ShimDeclaration& declaration) {
 
 namespace {
 
-// Where a method's key ("<qualified name>(<type>, <type>, ...)[ const]") opens and closes its parameter
-// list: the one whose ')' is the key's last (a template's name may hold parentheses of its own).
-// npos for both where the key has none.
-std::pair<std::size_t, std::size_t> parameter_list_of(const std::string& key) {
-  std::size_t close = key.rfind(')');
-  if (close == std::string::npos) return {std::string::npos, std::string::npos};
-  int depth = 0;
-  for (std::size_t i = close + 1; i-- > 0;) {
-    if (key[i] == ')') ++depth;
-    if (key[i] == '(' && --depth == 0) return {i, close};
-  }
-  return {std::string::npos, std::string::npos};
-}
-
-// A method's name without its parameter list ("torch::stable::amax").
-std::string method_name(const ShimDeclaration& declaration) {
-  return declaration.name.substr(0, parameter_list_of(declaration.name).first);
-}
-
 // Its result type: the ABI type up to its parameter list.
 std::string result_type(const ShimDeclaration& declaration) {
   return normal_signature(declaration.abi_type.substr(0, declaration.abi_type.find('(')));
@@ -106,26 +69,18 @@ std::string result_type(const ShimDeclaration& declaration) {
 
 }  // namespace
 
-std::vector<std::string> method_parameter_types(const ShimDeclaration& declaration) {
-  std::vector<std::string> types;
-  if (declaration.kind != DeclarationKind::Method) return types;
-  auto [open, close] = parameter_list_of(declaration.name);
-  if (open == std::string::npos) return types;
-  std::string_view list(declaration.name.data() + open + 1, close - open - 1);
-  for (std::string_view parameter : split_parameters(list)) {
-    if (std::string type = normal_signature(parameter); !type.empty()) types.push_back(type);
-  }
-  return types;
-}
-
 const ShimDeclaration* replacing_overload(const ShimDeclaration& removed,
                                           const std::vector<const ShimDeclaration*>& added) {
   if (removed.kind != DeclarationKind::Method) return nullptr;
-  std::string name = method_name(removed);
-  std::size_t arity = method_parameter_types(removed).size();
+  DeclarationName gone = declaration_name(removed.name);
   for (const ShimDeclaration* candidate : added) {
-    if (candidate->kind != DeclarationKind::Method || method_name(*candidate) != name) continue;
-    if (method_parameter_types(*candidate).size() != arity || result_type(*candidate) != result_type(removed)) continue;
+    if (candidate->kind != DeclarationKind::Method) continue;
+    DeclarationName replacement = declaration_name(candidate->name);
+    if (replacement.qualified() != gone.qualified()) continue;
+    if (replacement.parameter_types.size() != gone.parameter_types.size() ||
+        result_type(*candidate) != result_type(removed)) {
+      continue;
+    }
     if (removed.since < candidate->since || candidate->backend != removed.backend) continue;
     return candidate;
   }

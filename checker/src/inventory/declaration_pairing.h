@@ -43,10 +43,6 @@ struct DeclarationPairing {
   std::vector<std::pair<const ShimDeclaration*, const ShimDeclaration*>> replaced;
 };
 
-// The parameter types of a method's key ("torch::stable::amax(const torch::stable::Tensor &, long, bool)"),
-// by position; empty for other kinds.
-std::vector<std::string> method_parameter_types(const ShimDeclaration& declaration);
-
 // The overload that took the place of a method that is gone: among `added`, a method of the same name
 // (its key up to the parameter list) with as many parameters and the same result type, visible
 // wherever the one gone was (its `since` no later, the same backend). The stable headers' C++ is

@@ -6,23 +6,28 @@
 #include <cctype>
 #include <string_view>
 
+#include "inventory/declaration_name.h"
+
 namespace abicheck {
 namespace {
 
 bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':'; }
 
-// Whether a method's parameter list (the part of its inventory name from the first '(') names `type` as a
-// whole qualified name: "std::optional<c10::ScalarType>" names c10::ScalarType, "c10::ScalarTypeX" does not.
-bool takes_parameter_of(const ShimDeclaration& method, std::string_view type) {
-  std::string_view name = method.name;
-  std::size_t open = name.find('(');
-  if (open == std::string_view::npos) return false;
-  std::string_view parameters = name.substr(open);
-  for (std::size_t at = parameters.find(type); at != std::string_view::npos; at = parameters.find(type, at + 1)) {
+// Whether a parameter type names `type` as a whole qualified name: "std::optional<c10::ScalarType>"
+// names c10::ScalarType, "c10::ScalarTypeX" does not.
+bool names_type(std::string_view parameter, std::string_view type) {
+  for (std::size_t at = parameter.find(type); at != std::string_view::npos; at = parameter.find(type, at + 1)) {
     std::size_t end = at + type.size();
-    if (!is_name_char(parameters[at - 1]) && (end == parameters.size() || !is_name_char(parameters[end]))) return true;
+    bool starts = at == 0 || !is_name_char(parameter[at - 1]);
+    if (starts && (end == parameter.size() || !is_name_char(parameter[end]))) return true;
   }
   return false;
+}
+
+// Whether one of a method's parameters is of `type`, or holds one.
+bool takes_parameter_of(const ShimDeclaration& method, std::string_view type) {
+  return std::ranges::any_of(declaration_name(method.name).parameter_types,
+                             [&](const std::string& parameter) { return names_type(parameter, type); });
 }
 
 }  // namespace
@@ -32,9 +37,8 @@ DeclarationDependency runtime_dependency(const ShimInventory& inventory, const S
   // Every Function of the inventory is a C shim declared by the headers and defined by libtorch.
   if (declaration.kind == DeclarationKind::Function) return {RuntimeDependency::ExportedSymbol, declaration.since, {}};
   if (declaration.kind != DeclarationKind::EnumConstant) return {};
-  std::size_t scope = declaration.name.rfind("::");
-  if (scope == std::string::npos) return {};
-  std::string enum_name = declaration.name.substr(0, scope);
+  std::string enum_name = declaration_name(declaration.name).scope;
+  if (enum_name.empty()) return {};
   auto shipped = [&](const DeclarationKey& key) {
     auto found = first_shipped.find(key);
     return found == first_shipped.end() ? inventory.release.minor_release() : found->second;

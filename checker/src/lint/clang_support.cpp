@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <fstream>
 #include <mutex>
-#include <regex>
 #include <set>
 
 #include "core/lazy_libclang.h"
@@ -127,14 +126,6 @@ SourcePosition expansion_position(CXSourceLocation location) {
 }
 
 std::filesystem::path cursor_file(CXCursor cursor) { return expansion_position(clang_getCursorLocation(cursor)).file; }
-
-std::string undeclared_name_in(const std::string& message) {
-  static const std::regex pattern(
-      R"(^(?:use of undeclared identifier|unknown type name|no member named|no type named|no template named|use of undeclared) '([^']+)')");
-  std::smatch match;
-  if (!std::regex_search(message, match, pattern)) return {};
-  return match[1].str();
-}
 
 std::vector<std::string> cursor_tokens(CXTranslationUnit unit, CXCursor cursor) {
   CXToken* tokens = nullptr;

@@ -22,10 +22,6 @@ namespace abicheck {
 SourcePosition expansion_position(CXSourceLocation location);
 std::filesystem::path cursor_file(CXCursor cursor);
 
-// The name a "not declared" error of clang is about ("use of undeclared identifier 'torch_foo'",
-// "unknown type name", "no member named", …), or "" when the message is of another kind.
-std::string undeclared_name_in(const std::string& message);
-
 // The spelling of every token of the cursor's extent, in order.
 std::vector<std::string> cursor_tokens(CXTranslationUnit unit, CXCursor cursor);
 

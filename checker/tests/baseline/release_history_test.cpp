@@ -108,19 +108,29 @@ TEST(ReleaseHistory, FirstShippedIsTheOldestReleaseThatDeclaresItForTargets) {
       << "only an untargeted build saw it in 2.9: it shipped to targets in 2.10";
 }
 
-// What a compiler's "undeclared 'x'" is looked up by (E010): the bare name, declared at all.
-TEST(ReleaseHistory, FirstDeclaringByNameCountsEveryDeclarationByItsBareName) {
+// What a compiler's "no member named 'x' in 'scope'" is looked up by (E010): the qualified name as a use
+// spells it, overloads together, declared at all.
+TEST(ReleaseHistory, FirstDeclaringByNameCountsEveryDeclarationByItsQualifiedName) {
   ShimDeclaration enum_constant = function("c10::DeviceType::CPU", "2.9");
   enum_constant.kind = DeclarationKind::EnumConstant;
+  ShimDeclaration old_to = function("torch::stable::to(const torch::stable::Tensor &, torch::stable::Device)", "2.10");
+  old_to.kind = DeclarationKind::Method;
+  ShimDeclaration new_to = function("torch::stable::to(const torch::stable::Tensor &, c10::ScalarType)", "2.11");
+  new_to.kind = DeclarationKind::Method;
   std::vector<ShimInventory> oldest_first = {
       inventory("2.9", {function("hidden", "2.9", std::string(kUntargetedOnly)), enum_constant}),
-      inventory("2.10", {function("hidden", "2.10"), function("cuda_only", "2.10", "USE_CUDA")}),
+      inventory("2.10", {function("hidden", "2.10"), function("cuda_only", "2.10", "USE_CUDA"), old_to}),
+      inventory("2.11", {old_to, new_to}),
   };
   auto first = first_declaring_releases_by_name(oldest_first);
-  EXPECT_EQ(first.at("hidden").to_string(), "2.9") << "declared in 2.9, if only for untargeted builds";
-  EXPECT_EQ(first.at("CPU").to_string(), "2.9");
-  EXPECT_EQ(first.at("cuda_only").to_string(), "2.10");
-  EXPECT_FALSE(first.contains("c10::DeviceType::CPU"));
+  EXPECT_EQ(first.at({"hidden", DeclarationKind::Function}).to_string(), "2.9")
+      << "declared in 2.9, if only for untargeted builds";
+  EXPECT_EQ(first.at({"c10::DeviceType::CPU", DeclarationKind::EnumConstant}).to_string(), "2.9");
+  EXPECT_EQ(first.at({"cuda_only", DeclarationKind::Function}).to_string(), "2.10");
+  EXPECT_EQ(first.at({"torch::stable::to", DeclarationKind::Method}).to_string(), "2.10")
+      << "the oldest overload declares the name";
+  EXPECT_FALSE(first.contains({"CPU", DeclarationKind::EnumConstant}));
+  EXPECT_EQ(first.size(), 4u);
 }
 
 }  // namespace

@@ -69,19 +69,6 @@ ShimDeclaration method(const std::string& key, const std::string& abi_type, cons
   return {key, DeclarationKind::Method, "", "torch/csrc/stable/ops.h", 1, "", TorchVersion::parse(since), abi_type};
 }
 
-TEST(DeclarationPairing, AMethodsParameterTypesComeFromItsKey) {
-  EXPECT_EQ(method_parameter_types(method("torch::stable::pad(const torch::stable::Tensor &, std::vector<long>, "
-                                          "const std::basic_string<char> &, double)",
-                                          "")),
-            (std::vector<std::string>{"const torch::stable::Tensor &", "std::vector<long>",
-                                      "const std::basic_string<char> &", "double"}));
-  EXPECT_EQ(method_parameter_types(method("torch::stable::Tensor::size(long) const", "")),
-            std::vector<std::string>{"long"});
-  EXPECT_EQ(method_parameter_types(method("torch::stable::Tensor::dim() const", "")), std::vector<std::string>{});
-  EXPECT_EQ(method_parameter_types(method("f(std::pair<int, int>, void (*)(int, int))", "")),
-            (std::vector<std::string>{"std::pair<int, int>", "void (*)(int, int)"}));
-}
-
 // 2.10 replaced 2.9's std::vector<int64_t> parameter of amax by HeaderOnlyArrayRef<int64_t> (the real
 // inventories' keys and ABI types): the old overload is replaced, not removed.
 TEST(DeclarationPairing, AnOverloadThatTookAGoneOnesPlaceReplacesIt) {

@@ -9,6 +9,7 @@
 
 #include "core/torch_version.h"
 #include "lint/lint_rule.h"
+#include "lint/missing_declaration.h"
 
 namespace abicheck {
 
@@ -39,12 +40,12 @@ struct TorchInclusion {
   std::vector<SourcePosition> chain;
 };
 
-// A compiler error, and the identifier it is about when the message names one that a newer
-// release would declare ("use of undeclared identifier 'torch_foo'").
+// A compiler error, and what it says is missing when that could be a declaration of a newer
+// release ("use of undeclared identifier 'torch_foo'", "no matching function for call to 'new_empty'").
 struct CompileError {
   SourcePosition where;
   std::string message;
-  std::string missing_name;
+  MissingDeclaration missing;
 };
 
 // dlsym("name") / dlvsym(...) with a string literal; `in_torch_macro` when the call comes from the

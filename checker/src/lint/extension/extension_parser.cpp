@@ -17,6 +17,7 @@
 #include "lint/clang_support.h"
 #include "lint/directive_scanner.h"
 #include "lint/extension/extension_rules.h"
+#include "lint/missing_declaration.h"
 
 namespace abicheck {
 namespace {
@@ -138,7 +139,14 @@ class UnitReader {
         CompileError error;
         error.where = expansion_position(clang_getDiagnosticLocation(diagnostic));
         error.message = copy_cx_string(clang_getDiagnosticSpelling(diagnostic));
-        error.missing_name = undeclared_name_in(error.message);
+        std::vector<std::string> notes;
+        CXDiagnosticSet children = clang_getChildDiagnostics(diagnostic);
+        for (unsigned c = 0; c < clang_getNumDiagnosticsInSet(children); ++c) {
+          CXDiagnostic note = clang_getDiagnosticInSet(children, c);
+          notes.push_back(copy_cx_string(clang_getDiagnosticSpelling(note)));
+          clang_disposeDiagnostic(note);
+        }
+        error.missing = missing_declaration_in(error.message, notes);
         bool in_appended_probe = error.where.file == facts.source && error.where.line > main_file_lines_;
         if (!in_appended_probe) facts.errors.push_back(std::move(error));
       }

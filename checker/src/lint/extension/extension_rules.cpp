@@ -24,6 +24,12 @@ std::optional<TorchVersion> unit_target(const TranslationUnitFacts& unit) {
   return TorchVersion::from_abi_value(*unit.effective_target);
 }
 
+bool may_mean(const MissingDeclaration& missing, const DeclarationName& declared) {
+  if (missing.name != declared.name) return false;
+  if (!missing.scope.empty() && !declared.is_in_scope(missing.scope)) return false;
+  return !missing.arguments || (declared.has_parameter_list && declared.parameter_types.size() >= *missing.arguments);
+}
+
 std::optional<std::uint64_t> parse_integer_literal(std::string_view text, bool* is_hex) {
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);

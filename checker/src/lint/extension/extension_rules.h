@@ -6,6 +6,7 @@
 
 #include "baseline/operator_schemas.h"
 #include "core/torch_version.h"
+#include "inventory/declaration_name.h"
 #include "inventory/shim_inventory.h"
 #include "lint/extension/extension_facts.h"
 #include "lint/lint_rule.h"
@@ -17,9 +18,9 @@ struct ExtensionLintContext {
   TorchVersion build_torch;                        // B: the torch whose headers the project is built with
   std::vector<TorchVersion> known_releases;        // every release with a baseline or in the store, oldest first
   const ShimInventory* build_inventory = nullptr;  // B's stable surface with each declaration's `since` (E003)
-  // Every name a release of the history declares, with the oldest that does (E010; empty: E010 is
-  // not checked). From first_declaring_releases_by_name (baseline/release_history.h).
-  std::map<std::string, TorchVersion> released_names;
+  // Every name a release of the history declares, qualified, by kind, with the oldest that does
+  // (E010; empty: E010 is not checked). From first_declaring_releases_by_name (baseline/release_history.h).
+  std::map<std::pair<std::string, DeclarationKind>, TorchVersion> released_names;
   // The operator baselines of the history, by minor release (E011; empty: E011 is not checked).
   std::map<TorchVersion, OperatorSchemas> operator_schemas;
 };
@@ -39,6 +40,10 @@ std::vector<LintDiagnostic> run_extension_rules(const ExtensionFacts& facts, con
 
 // Shared by several rules: the target a translation unit is compiled at, when it has a valid one.
 std::optional<TorchVersion> unit_target(const TranslationUnitFacts& unit);
+// Whether what a compile error says is missing can be the declaration of this name: the same name, in
+// the scope the error looked in when it names one, and for a call of a known argument count, an
+// overload with as many parameters at least (defaults are not in the inventory).
+bool may_mean(const MissingDeclaration& missing, const DeclarationName& declared);
 // An integer literal as C++ writes it (0x…, decimal, with u/l suffixes); nullopt for anything else.
 std::optional<std::uint64_t> parse_integer_literal(std::string_view text, bool* is_hex = nullptr);
 

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "baseline/release_history.h"
+#include "inventory/declaration_name.h"
 #include "inventory/inventory_collector.h"
 
 namespace abicheck {
@@ -24,9 +25,7 @@ SourcePosition position_of(const HeaderLintInput& input, const ShimDeclaration& 
 const ShimDeclaration* used_declaration(const ShimInventory& inventory, const std::string& name) {
   if (const ShimDeclaration* function = inventory.find(name)) return function;
   for (const auto& d : inventory.declarations) {
-    std::string_view declared = d.name;
-    if (auto colons = declared.rfind("::"); colons != std::string_view::npos) declared.remove_prefix(colons + 2);
-    if (declared == name) return &d;
+    if (declaration_name(d.name).name == name) return &d;
   }
   return nullptr;
 }

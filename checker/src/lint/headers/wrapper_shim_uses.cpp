@@ -11,6 +11,7 @@
 #include "inventory/inventory_collector.h"
 #include "inventory/stable_header_tree.h"
 #include "lint/clang_support.h"
+#include "lint/missing_declaration.h"
 
 namespace abicheck {
 namespace {
@@ -70,8 +71,9 @@ class UseReader {
       CXSourceLocation location = clang_getDiagnosticLocation(diagnostic);
       if (clang_getDiagnosticSeverity(diagnostic) >= CXDiagnostic_Error &&
           is_wrapper_header(relative_header(location))) {
-        std::string name = undeclared_name_in(copy_cx_string(clang_getDiagnosticSpelling(diagnostic)));
-        if (!name.empty()) add(std::move(name), location, false);
+        MissingDeclaration missing =
+            missing_declaration_in(copy_cx_string(clang_getDiagnosticSpelling(diagnostic)), {});
+        if (!missing.name.empty() && !missing.overload_missing) add(std::move(missing.name), location, false);
       }
       clang_disposeDiagnostic(diagnostic);
     }

@@ -10,34 +10,43 @@ constexpr LintRule kRule{
     "A translation unit uses a stable API that is newer than its target.",
     "Raise TORCH_TARGET_VERSION to the release that introduced the API, or do without it at this target."};
 
-// The declaration of B's stable surface that a name refers to: "torch_foo", or the last
-// component of a qualified C++ name.
-const ShimDeclaration* find_declaration(const ShimInventory& inventory, const std::string& name) {
-  const ShimDeclaration* newest = nullptr;
-  for (const auto& declaration : inventory.declarations) {
-    std::string_view declared = declaration.name;
-    if (auto colons = declared.rfind("::"); colons != std::string_view::npos) declared.remove_prefix(colons + 2);
-    if (declared == name && (!newest || declaration.since < newest->since)) newest = &declaration;
-  }
-  return newest;
-}
-
 // Compiled at its target against B's headers, a use of something newer than the target is an
-// "undeclared" error; the inventory says which release brought it.
+// "undeclared" error, or, for a newer overload of a name the target has, a call no overload fits;
+// B's inventory says which release brought the declaration it can mean (the oldest of those).
 void check(const ExtensionFacts& facts, const ExtensionLintContext& context, const LintRule& rule,
            DiagnosticSink& sink) {
   if (!context.build_inventory) return;
+  std::vector<DeclarationName> names;
+  for (const auto& declaration : context.build_inventory->declarations)
+    names.push_back(declaration_name(declaration.name));
   for (const auto& unit : facts.units) {
     auto target = unit_target(unit);
     if (!target) continue;
     for (const auto& error : unit.errors) {
-      if (error.missing_name.empty()) continue;
-      const ShimDeclaration* declaration = find_declaration(*context.build_inventory, error.missing_name);
-      if (!declaration || declaration->since <= *target) continue;
-      sink.report(
-          rule, error.where,
-          fmt::format("'{}' was introduced in torch {}, newer than the target {} ({} declares it)", error.missing_name,
-                      declaration->since.to_string(), target->to_string(), declaration->header));
+      const MissingDeclaration& missing = error.missing;
+      if (missing.name.empty()) continue;
+      // The oldest declaration the error can mean; for a call no overload fits, the oldest newer than
+      // the target (an older one is visible there and did not fit).
+      const ShimDeclaration* meant = nullptr;
+      const DeclarationName* meant_name = nullptr;
+      for (std::size_t i = 0; i < names.size(); ++i) {
+        const ShimDeclaration& declaration = context.build_inventory->declarations[i];
+        if (!may_mean(missing, names[i]) || (missing.overload_missing && declaration.since <= *target)) continue;
+        if (!meant || declaration.since < meant->since) {
+          meant = &declaration;
+          meant_name = &names[i];
+        }
+      }
+      if (!meant || meant->since <= *target) continue;
+      std::string message =
+          missing.overload_missing
+              ? fmt::format(
+                    "the overload '{}' was introduced in torch {}, newer than the target {} ({} declares "
+                    "it); no overload of '{}' that the target has takes this call's arguments",
+                    meant->name, meant->since.to_string(), target->to_string(), meant->header, meant_name->qualified())
+              : fmt::format("'{}' was introduced in torch {}, newer than the target {} ({} declares it)",
+                            meant_name->qualified(), meant->since.to_string(), target->to_string(), meant->header);
+      sink.report(rule, error.where, message);
     }
   }
 }
