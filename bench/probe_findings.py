@@ -542,8 +542,11 @@ def row(kind, c):
             f"{precision} |")
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def begin(doc, program):
+    """The flags every benchmark over the real releases takes (--cli, --sample, --check, --json, --keep,
+    --jobs), with the run's clocks (`started`, `cpu_started`), its work directory (`work`: --keep, else a
+    temporary one) and the store (`store`); exits 2 when the CLI is not there."""
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
     parser.add_argument("--cli", default=str(ROOT / "build" / "checker" / "torch-abi-check"))
     parser.add_argument("--sample", action="store_true")
     parser.add_argument("--json")
@@ -552,12 +555,25 @@ def main():
     parser.add_argument("--keep")
     arguments = parser.parse_args()
     if not os.access(arguments.cli, os.X_OK):
-        print(f"probe_findings: {arguments.cli}: not an executable CLI", file=sys.stderr)
-        return 2
-    started, cpu_started = time.monotonic(), os.times()
-    work = Path(arguments.keep or tempfile.mkdtemp(prefix="torch-abi-check-probes."))
-    work.mkdir(parents=True, exist_ok=True)
-    store = Store(arguments.cli, work)
+        print(f"{program}: {arguments.cli}: not an executable CLI", file=sys.stderr)
+        sys.exit(2)
+    arguments.started, arguments.cpu_started = time.monotonic(), os.times()
+    arguments.work = Path(arguments.keep or tempfile.mkdtemp(prefix=f"torch-abi-check-{program}."))
+    arguments.work.mkdir(parents=True, exist_ok=True)
+    arguments.store = Store(arguments.cli, arguments.work)
+    return arguments
+
+
+def cpu_seconds_since(started):
+    """This process's CPU time and its children's since `started` (an os.times())."""
+    now = os.times()
+    return (now.children_user + now.children_system + now.user + now.system) - (
+        started.children_user + started.children_system + started.user + started.system)
+
+
+def main():
+    arguments = begin(__doc__, "probe_findings")
+    started, cpu_started, work, store = arguments.started, arguments.cpu_started, arguments.work, arguments.store
     probes = collect(arguments.cli, store, work, arguments.sample)
     builds = store.minors()[-1:] if arguments.sample else store.minors()
     audit_probes = plan_audit(arguments.cli, store, work, builds)
@@ -565,9 +581,7 @@ def main():
     everything = probes + audit_probes
     load_all(everything, store, work, arguments.jobs)
     text, total = table(everything)
-    cpu = os.times()
-    cpu_s = (cpu.children_user + cpu.children_system + cpu.user + cpu.system) - (
-        cpu_started.children_user + cpu_started.children_system + cpu_started.user + cpu_started.system)
+    cpu_s = cpu_seconds_since(cpu_started)
     wall = time.monotonic() - started
     print(text)
     print(f"\n{len(everything)} findings probed in {wall:.0f} s wall, {cpu_s:.0f} CPU-s "

@@ -8,7 +8,9 @@ MissingDeclaration missing_declaration_in(const std::string& message, const std:
   static const std::regex undeclared(
       R"(^(?:use of undeclared identifier|unknown type name|no member named|no type named|no template named|use of undeclared) '([^']+)'(?: in (?:namespace )?'([^']+)')?)");
   static const std::regex no_matching_call(R"(^no matching (?:member )?function for call to '([^']+)')");
-  static const std::regex no_matching_constructor(R"(^no matching constructor for initialization of '([^']+)')");
+  // A constructor call no constructor fits: direct, functional-style, or a conversion by one.
+  static const std::regex no_matching_constructor(
+      R"(^(?:no matching constructor for initialization of|no matching conversion for functional-style cast from '[^']+' to|no viable conversion from '[^']+' to) '([^']+)')");
   static const std::regex argument_count(R"(^too (?:many|few) arguments to function call, expected .*, have (\d+))");
   static const std::regex declared_here(R"(^'([^']+)' declared here)");
   MissingDeclaration missing;

@@ -11,7 +11,8 @@ namespace abicheck {
 // name not declared ("use of undeclared identifier 'torch_foo'", "no member named 'to' in namespace
 // 'torch::stable'", "unknown type name", …), or a call that no visible overload of a declared name
 // takes ("no matching function for call to 'new_empty'"; "too many arguments to function call,
-// expected at most 3, have 6" with its note "'new_empty' declared here").
+// expected at most 3, have 6" with its note "'new_empty' declared here"; a constructor: "no matching
+// conversion for functional-style cast from 'std::string' to 'torch::stable::Device'").
 struct MissingDeclaration {
   std::string name;                      // "to"; empty when the error is of another kind
   std::string scope;                     // where the name was looked up, when the message says: "torch::stable"

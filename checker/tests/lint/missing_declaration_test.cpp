@@ -34,6 +34,13 @@ TEST(MissingDeclaration, ACallNoOverloadFitsNamesTheFunction) {
       missing_declaration_in("no matching constructor for initialization of 'torch::stable::Device'", {});
   EXPECT_EQ(constructor.name, "Device");
   EXPECT_EQ(constructor.scope, "torch::stable::Device");
+  MissingDeclaration cast = missing_declaration_in(
+      "no matching conversion for functional-style cast from 'const std::basic_string<char>' to "
+      "'torch::stable::Device'",
+      {});
+  EXPECT_EQ(cast.name, "Device");
+  EXPECT_EQ(cast.scope, "torch::stable::Device");
+  EXPECT_TRUE(cast.overload_missing);
 }
 
 TEST(MissingDeclaration, OtherErrorsNameNothing) {

@@ -68,6 +68,13 @@ struct DispatcherCall {
   std::string qualified_name() const { return overload.empty() ? op : op + "." + overload; }
 };
 
+// A use in project code of a C shim that torch's headers declare (a call, or its address taken): what
+// the extension's object will import by name.
+struct ShimReference {
+  SourcePosition where;
+  std::string shim;  // "aoti_torch_int64_to_ivalue"
+};
+
 // One preprocessor directive of a project file, lexically: `#pragma push_macro("X")` gives
 // name "pragma", argument `push_macro("X")`.
 struct PreprocessorDirective {
@@ -88,6 +95,7 @@ struct TranslationUnitFacts {
   std::vector<CompileError> errors;
   std::vector<DynamicLookup> dynamic_lookups;
   std::vector<DispatcherCall> dispatcher_calls;
+  std::vector<ShimReference> shim_references;
   std::vector<std::filesystem::path> project_files;  // the project's own headers it includes
   // Set when libclang refused the unit outright: libclang's diagnostics (nothing else above is set).
   std::optional<std::string> parse_refusal;

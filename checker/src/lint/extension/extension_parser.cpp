@@ -200,6 +200,13 @@ class UnitReader {
         if (result) clang_EvalResult_dispose(result);
         return false;
       }
+      if (kind == CXCursor_DeclRefExpr) {
+        CXCursor referenced = clang_getCursorReferenced(cursor);
+        if (is_c_shim(referenced)) {
+          facts.shim_references.push_back({expansion_position(clang_getCursorLocation(cursor)),
+                                           copy_cx_string(clang_getCursorSpelling(referenced))});
+        }
+      }
       if (kind == CXCursor_CallExpr) {
         std::string callee = copy_cx_string(clang_getCursorSpelling(cursor));
         if ((callee == "dlsym" || callee == "dlvsym") && clang_Cursor_getNumArguments(cursor) >= 2) {
@@ -262,6 +269,18 @@ class UnitReader {
     auto overload = literal(1);
     if (!op || !overload) return std::nullopt;
     return std::pair{*op, *overload};
+  }
+
+  // Whether a function may be one of the C shim: torch's headers declare it outside any namespace or
+  // class (which of those the shim holds, the inventory says).
+  bool is_c_shim(CXCursor function) const {
+    if (clang_Cursor_isNull(function) || clang_getCursorKind(function) != CXCursor_FunctionDecl) return false;
+    // An `extern "C" {}` block is a LinkageSpec, or an UnexposedDecl to libclang 14 and 15.
+    CXCursorKind parent = clang_getCursorKind(clang_getCursorSemanticParent(function));
+    if (parent != CXCursor_TranslationUnit && parent != CXCursor_LinkageSpec && parent != CXCursor_UnexposedDecl) {
+      return false;
+    }
+    return is_torch_file(cursor_file(function));
   }
 
   // "torch::stable::transpose": what the project called.

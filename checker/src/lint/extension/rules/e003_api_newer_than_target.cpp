@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include "inventory/runtime_dependency.h"
 #include "lint/extension/extension_rules.h"
 
 namespace abicheck {
@@ -12,7 +13,8 @@ constexpr LintRule kRule{
 
 // Compiled at its target against B's headers, a use of something newer than the target is an
 // "undeclared" error, or, for a newer overload of a name the target has, a call no overload fits;
-// B's inventory says which release brought the declaration it can mean (the oldest of those).
+// B's inventory says which release brought the declaration it can mean (the oldest of those). A shim
+// B's headers do not guard compiles, and does not load on the target's torch.
 void check(const ExtensionFacts& facts, const ExtensionLintContext& context, const LintRule& rule,
            DiagnosticSink& sink) {
   if (!context.build_inventory) return;
@@ -47,6 +49,22 @@ void check(const ExtensionFacts& facts, const ExtensionLintContext& context, con
               : fmt::format("'{}' was introduced in torch {}, newer than the target {} ({} declares it)",
                             meant_name->qualified(), meant->since.to_string(), target->to_string(), meant->header);
       sink.report(rule, error.where, message);
+    }
+    // A shim that B's headers declare at the target without a guard compiles there, and torch T lacks it
+    // when no release up to T declared it (the history's first, at any target).
+    for (const auto& reference : unit.shim_references) {
+      const ShimDeclaration* shim = context.build_inventory->find(reference.shim);
+      auto first = context.released_names.find({reference.shim, DeclarationKind::Function});
+      if (!shim || shim->kind != DeclarationKind::Function || first == context.released_names.end() ||
+          first->second <= *target) {
+        continue;
+      }
+      sink.report(
+          rule, reference.where,
+          fmt::format("'{}' was introduced in torch {}, newer than the target {}, and torch {}'s headers "
+                      "declare it at the target without a guard: {}",
+                      reference.shim, first->second.to_string(), target->to_string(), context.build_torch.to_string(),
+                      consequence_of({RuntimeDependency::ExportedSymbol, *target, {}}, *shim)));
     }
   }
 }
