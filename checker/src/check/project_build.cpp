@@ -9,6 +9,7 @@
 #include "core/content_hash.h"
 #include "core/process.h"
 #include "core/project_paths.h"
+#include "core/tool_error.h"
 #include "store/release_build_setup.h"
 
 namespace abicheck {
@@ -18,7 +19,7 @@ namespace fs = std::filesystem;
 
 // Changing how projects are built, or what their cache entries hold, must invalidate every cached build:
 // the key hashes this file's own content too (TORCH_ABI_CHECK_RECIPE, from checker_builder_recipe).
-constexpr std::string_view kBuildRecipe = "check-project-build/v2";
+constexpr std::string_view kBuildRecipe = "check-project-build/v3";
 constexpr std::size_t kBuildMemoryBytes = std::size_t{8192} << 20;
 
 // Version control data, virtual environments and the author's own build outputs do not change what
@@ -117,13 +118,14 @@ std::vector<BuildStep> cmake_steps(const ProjectBuildRequest& request, const fs:
   return {{configure, {}, output.parent_path()}, {{"cmake", "--build", output.string()}, {}, output.parent_path()}};
 }
 
+// setup.py's build_ext under the Python of the environment pip's build would make (setup_py_runner).
 std::vector<BuildStep> setuptools_steps(const ProjectBuildRequest& request, const fs::path& output) {
-  std::map<std::string, std::string> env = setuptools_environment(request.release);
-  env["MAX_JOBS"] = "1";
-  if (request.target_to_pass) env["CPPFLAGS"] = "-DTORCH_TARGET_VERSION=" + request.target_to_pass->to_abi_hex();
-  return {{{host_python(), "setup.py", "build_ext", "--build-lib", (output / "lib").string(), "--build-temp",
+  SetupPyRunner runner = setup_py_runner(request.release, request.project);
+  runner.env["MAX_JOBS"] = "1";
+  if (request.target_to_pass) runner.env["CPPFLAGS"] = "-DTORCH_TARGET_VERSION=" + request.target_to_pass->to_abi_hex();
+  return {{{runner.python.string(), "setup.py", "build_ext", "--build-lib", (output / "lib").string(), "--build-temp",
             (output / "temp").string()},
-           env,
+           runner.env,
            request.project}};
 }
 
@@ -131,10 +133,20 @@ std::vector<BuildStep> setuptools_steps(const ProjectBuildRequest& request, cons
 // nothing about the project and is not cached.
 BuildOutcome run_build_steps(const ProjectBuildRequest& request, const fs::path& directory) {
   const fs::path output = build_output(request, directory);
-  auto steps =
-      request.kind == ProjectBuildKind::CMake ? cmake_steps(request, output) : setuptools_steps(request, output);
   BuildOutcome outcome;
   BuildManifest& manifest = outcome.manifest;
+  std::vector<BuildStep> steps;
+  try {
+    steps = request.kind == ProjectBuildKind::CMake ? cmake_steps(request, output) : setuptools_steps(request, output);
+  } catch (const ToolError& error) {
+    // No environment to build in (the package index unreachable, a build requirement that does not
+    // install): nothing is known of the project, so nothing is cached.
+    manifest.built = false;
+    manifest.detail = error.what();
+    manifest.first_error = error.what();
+    outcome.cacheable = false;
+    return outcome;
+  }
   manifest.built = true;
   manifest.detail = "built";
   for (const auto& step : steps) {

@@ -1,8 +1,13 @@
 #include "store/release_build_setup.h"
 
+#include <fmt/format.h>
+
 #include <regex>
 
 #include "core/file_text.h"
+#include "core/process.h"
+#include "core/project_paths.h"
+#include "core/tool_error.h"
 
 namespace abicheck {
 
@@ -38,8 +43,22 @@ std::string cpp_extension_standard(const std::filesystem::path& torch_include_di
   return most_often;
 }
 
-std::map<std::string, std::string> setuptools_environment(const StoredRelease& release) {
-  return {{"PYTHONPATH", release.torch_dir.parent_path().string()}, {"PYTHONDONTWRITEBYTECODE", "1"}};
+SetupPyRunner setup_py_runner(const StoredRelease& release, const std::filesystem::path& project) {
+  // The store's root holds releases/<version>/ (an adopted release's record too) and build-envs/.
+  const std::filesystem::path store_root = release.root.parent_path().parent_path();
+  ProcessResult made = run_process({.argv = {host_python(), (project_root() / "matrix" / "build_env.py").string(),
+                                             "--store", store_root.string(), "--python", release.python.string(),
+                                             "--site", release.torch_dir.parent_path().string(), project.string()},
+                                    .timeout = std::chrono::minutes(10)});
+  std::string output = made.tail(1);
+  if (!made.succeeded() || !output.ends_with("/bin/python")) {
+    std::string reason = made.tail(1);
+    if (reason.starts_with("torch-abi-check: error: "))
+      reason.erase(0, std::string_view("torch-abi-check: error: ").size());
+    throw ToolError(fmt::format("{}: could not set up the build environment pip would use with torch {} ({}): {}",
+                                project.string(), release.version.to_string(), made.describe(), reason));
+  }
+  return {output, {{"PYTHONDONTWRITEBYTECODE", "1"}}};
 }
 
 }  // namespace abicheck

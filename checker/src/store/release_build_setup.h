@@ -17,10 +17,16 @@ namespace abicheck {
 std::vector<std::string> cmake_configure_command(const std::filesystem::path& project,
                                                  const std::filesystem::path& build_dir, const StoredRelease& release);
 
-// The environment under which the host's Python 3 runs a setup.py that imports the release's torch:
-// the store's venvs have no setuptools, so the host Python (the same minor) imports torch from the
-// release's site-packages.
-std::map<std::string, std::string> setuptools_environment(const StoredRelease& release);
+// How a project's setup.py runs for a build against `release`, as pip's isolated build runs it: under
+// the Python of an environment that holds what the project's pyproject.toml [build-system] requires
+// (setuptools where it names nothing), with the release's torch in place of the one pip would fetch.
+// Made once per release and requirements by matrix/build_env.py, cached in the store (build-envs/).
+struct SetupPyRunner {
+  std::filesystem::path python;
+  std::map<std::string, std::string> env;
+};
+// Throws ToolError (one line: the project, the release and pip's reason) when the environment cannot be made.
+SetupPyRunner setup_py_runner(const StoredRelease& release, const std::filesystem::path& project);
 
 // The C++ standard torch's cpp_extension compiles an extension with when the extension names none
 // ("c++17" up to 2.11, "c++20" from 2.12): the -std= spelled most often in the release's

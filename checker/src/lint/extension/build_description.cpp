@@ -98,10 +98,18 @@ BuildDescriptionUnits setup_py_units(const fs::path& project, const StoredReleas
   ScopedTempDir scratch("torch-abi-check-setup-py");
   const fs::path output = scratch.path() / "extensions.json";
   const fs::path helper = project_root() / "checker" / "src" / "lint" / "extension" / "setup_py_extensions.py";
-  ProcessResult result = run_process({.argv = {host_python(), helper.string(), project.string(), output.string()},
-                                      .extra_env = setuptools_environment(torch),
-                                      .working_dir = project,
-                                      .timeout = kSetupPyTimeout});
+  SetupPyRunner runner;
+  try {
+    runner = setup_py_runner(torch, project);
+  } catch (const ToolError& error) {
+    found.problem = error.what();
+    return found;
+  }
+  ProcessResult result =
+      run_process({.argv = {runner.python.string(), helper.string(), project.string(), output.string()},
+                   .extra_env = runner.env,
+                   .working_dir = project,
+                   .timeout = kSetupPyTimeout});
   if (!result.succeeded()) {
     found.problem = fmt::format("setup.py could not be read: {}", last_line(result));
     return found;
