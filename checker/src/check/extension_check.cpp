@@ -38,18 +38,9 @@ struct DeclaredProjectTarget {
   bool defined_by_project = false;  // the build files or sources define TORCH_TARGET_VERSION themselves
 };
 
+// A finding about a whole file has no line, as in the lint's own report: never "ops.cpp:0".
 std::string where_in(const fs::path& file, int line, const fs::path& project) {
-  return fmt::format("{}:{}", display_path(file, project), line);
-}
-
-std::string origin_name(TargetDefinition::Origin origin) {
-  switch (origin) {
-    case TargetDefinition::Origin::CommandLine: return "compile command";
-    case TargetDefinition::Origin::Source: return "#define";
-    case TargetDefinition::Origin::BuildFile: return "build file";
-    case TargetDefinition::Origin::Option: return "option";
-  }
-  return "?";
+  return line > 0 ? fmt::format("{}:{}", display_path(file, project), line) : display_path(file, project);
 }
 
 // The target as the configuration says it, else as the project's build files, compile commands or
@@ -66,11 +57,11 @@ DeclaredProjectTarget find_target(const fs::path& project, const ExtensionSource
   if (auto target = project_target(definitions)) {
     const TargetDefinition& definition = target->definition;
     declared.version = target->version;
-    // A compile command has a file but no line.
-    std::string where = definition.where.line > 0 ? where_in(definition.where.file, definition.where.line, project)
-                                                  : "of " + display_path(definition.where.file, project);
-    declared.source =
-        fmt::format("TORCH_TARGET_VERSION={} ({} {})", definition.value_text, origin_name(definition.origin), where);
+    // A compile command has a file but no line. Worded without parentheses: messages set it in their own.
+    std::string where = definition.where.line > 0
+                            ? "at " + where_in(definition.where.file, definition.where.line, project)
+                            : "on the compile command of " + display_path(definition.where.file, project);
+    declared.source = fmt::format("TORCH_TARGET_VERSION={} {}", definition.value_text, where);
   }
   return declared;
 }
@@ -440,7 +431,7 @@ CheckResult run_check(const ReleaseStore& store, const CheckRequest& request) {
         {.stage = "target",
          .kind = "unknown-release",
          .where = "project",
-         .message = fmt::format("the target {} ({}) is newer than every release known here (the newest is {}); "
+         .message = fmt::format("the target {}, from {}, is newer than every release known here (the newest is {}); "
                                 "nothing was built or run",
                                 result.target->to_string(), result.target_source, known.back().to_string())});
     lint_stage(store, newest_release, sources, declared, resolved, result);

@@ -30,8 +30,10 @@ std::function<void(const std::string&)> check_progress() {
   if (isatty(STDERR_FILENO)) return [](const std::string& line) { std::cerr << "check: " << line << "\n"; };
   // A log: every step's line, and from the first (the lint's, or the package's audit) a heartbeat while a
   // build, smoke run or load takes long. Nothing before it, so that bad input stays one error line.
+  // The count is shared: run_check copies the request, and with it this function.
   auto log = std::make_shared<LogProgress>("check", stderr, std::chrono::milliseconds(0));
-  return [log, steps = 0](const std::string& line) mutable { log->update(++steps, 0, line); };
+  auto steps = std::make_shared<int>(0);
+  return [log, steps](const std::string& line) { log->update(++*steps, 0, line); };
 }
 
 // `check MODEL.pt2`: the package's audit and its loads under every stored release from its minimum on.

@@ -22,7 +22,6 @@ void LogProgress::update(int done, int total, const std::string& line) {
   total_ = total;
   line_ = line;
   if (!heartbeat_.joinable()) {
-    started_ = Clock::now();
     print_locked(line);
     heartbeat_ = std::thread([this] { beat(); });
     return;

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <regex>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -64,6 +65,24 @@ TEST(LogProgress, PrintsEveryStepOnceTheGapHasPassed) {
   ASSERT_EQ(lines.size(), 3u);
   EXPECT_NE(lines[1].find("canary: [1/2]"), std::string::npos) << lines[1];
   EXPECT_NE(lines[2].find("torch 2.10: 8 cells"), std::string::npos) << lines[2];
+}
+
+// check's first line ends its lint: the seconds it shows are the lint's, counted from the object's making.
+TEST(LogProgress, CountsTheSecondsFromItsMakingNotFromItsFirstLine) {
+  std::FILE* out = std::tmpfile();
+  ASSERT_NE(out, nullptr);
+  {
+    LogProgress progress("check", out, /*minimum_gap=*/0ms, /*heartbeat=*/1h);
+    std::this_thread::sleep_for(1100ms);  // the lint
+    progress.update(1, 0, "lint: 3 diagnostics");
+  }
+  auto lines = lines_of(out);
+  std::fclose(out);
+  ASSERT_EQ(lines.size(), 1u);
+  std::smatch seconds;
+  ASSERT_TRUE(std::regex_search(lines[0], seconds, std::regex(R"(^check: \[1\] (\d+) s: lint: 3 diagnostics)")))
+      << lines[0];
+  EXPECT_GE(std::stoi(seconds[1]), 1) << lines[0];
 }
 
 }  // namespace

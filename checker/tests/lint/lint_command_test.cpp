@@ -164,6 +164,41 @@ TEST_F(LintCommandTest, CompileDatabaseGivesTheTargetOnTheCommandLine) {
   EXPECT_EQ(result.exit_code, 0) << result.output;
 }
 
+// A target that reaches a unit only on its compile command is reported where the user wrote it: the
+// build file's line that writes the same value, else the unit's first line; never at line 0.
+TEST_F(LintCommandTest, TargetNewerThanBuildOnACompileCommandIsReportedWhereItIsWritten) {
+  std::ofstream(scratch_ / "op.cpp") << "#include <torch/csrc/stable/library.h>\n";
+  std::ofstream(scratch_ / "other.cpp") << "#include <torch/csrc/stable/library.h>\n";
+  std::ofstream(scratch_ / "CMakeLists.txt") << "add_library(ops SHARED op.cpp)\n"
+                                                "target_compile_definitions(ops PRIVATE "
+                                                "TORCH_TARGET_VERSION=0x020C000000000000)\n";
+  nlohmann::json database =
+      nlohmann::json::array({{{"directory", scratch_.string()},
+                              {"file", "op.cpp"},
+                              {"command", "g++ -DTORCH_TARGET_VERSION=0x020C000000000000 -c op.cpp"}},
+                             {{"directory", scratch_.string()},
+                              {"file", "other.cpp"},
+                              {"command", "g++ -DTORCH_TARGET_VERSION=0x020D000000000000 -c other.cpp"}}});
+  std::ofstream(scratch_ / "compile_commands.json") << database.dump();
+  fs::path json = scratch_ / "lint.json";
+  auto result = testing::run_cli(
+      {"lint", "extension", (scratch_ / "compile_commands.json").string(), "--torch", "2.11", "--json", json.string()});
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  auto lint = nlohmann::json::parse(read_file(json)).at("lint");
+  std::vector<std::string> places;
+  for (const auto& diagnostic : lint.at("diagnostics")) {
+    EXPECT_EQ(diagnostic["rule"], "E004") << diagnostic.dump();
+    places.push_back(fmt::format("{}:{}", fs::path(diagnostic["file"].get<std::string>()).filename().string(),
+                                 diagnostic["line"].get<int>()));
+    if (places.back() == "other.cpp:1") {
+      EXPECT_NE(diagnostic["message"].get<std::string>().find("on the compile command: TORCH_TARGET_VERSION is 2.13"),
+                std::string::npos)
+          << diagnostic.dump();
+    }
+  }
+  EXPECT_EQ(places, (std::vector<std::string>{"CMakeLists.txt:2", "other.cpp:1"}));
+}
+
 }  // namespace
 }  // namespace abicheck
 
