@@ -44,8 +44,8 @@ std::string cpp_extension_standard(const std::filesystem::path& torch_include_di
 }
 
 SetupPyRunner setup_py_runner(const StoredRelease& release, const std::filesystem::path& project) {
-  // The store's root holds releases/<version>/ (an adopted release's record too) and build-envs/.
-  const std::filesystem::path store_root = release.root.parent_path().parent_path();
+  // In the default store (build-envs/), also for a torch package of the user's own environment.
+  const std::filesystem::path store_root = ReleaseStore::default_root();
   ProcessResult made = run_process({.argv = {host_python(), (project_root() / "matrix" / "build_env.py").string(),
                                              "--store", store_root.string(), "--python", release.python.string(),
                                              "--site", release.torch_dir.parent_path().string(), project.string()},
