@@ -103,6 +103,7 @@ std::vector<Finding> release_load_findings(const ObjectAudit& object, const std:
     } else {
       finding.kind = "device-library-mismatch";
       finding.message = fmt::format("{}; {}: it does not load", misfit->need, ships);
+      finding.consequence = Consequence::DoesNotLoad;
     }
     findings.push_back(std::move(finding));
   }
@@ -120,7 +121,8 @@ std::vector<Finding> operator_findings(const ObjectAudit& object, const std::str
            .kind = "dispatcher-operator",
            .where = where,
            .message = fmt::format("calls operator '{}' through the dispatcher, which breaks on torch {}: {}", use.name,
-                                  broken.release.to_string(), broken.problem)});
+                                  broken.release.to_string(), broken.problem),
+           .consequence = Consequence::FailsAtCallTime});
     }
   }
   return findings;

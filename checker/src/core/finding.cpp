@@ -10,6 +10,16 @@ std::string_view to_string(FindingSeverity severity) {
   return severity == FindingSeverity::Error ? "error" : "warning";
 }
 
+std::string_view to_string(Consequence consequence) {
+  switch (consequence) {
+    case Consequence::DoesNotCompile: return "does-not-compile";
+    case Consequence::DoesNotLoad: return "does-not-load";
+    case Consequence::FailsAtCallTime: return "fails-at-call-time";
+    case Consequence::Unstated: break;
+  }
+  return "unstated";
+}
+
 std::optional<KindText> find_kind_text(std::span<const KindRow> rows, std::string_view kind) {
   auto row = std::ranges::find(rows, kind, &KindRow::kind);
   if (row == rows.end()) return std::nullopt;

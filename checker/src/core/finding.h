@@ -17,6 +17,14 @@ enum class FindingSeverity { Error, Warning };
 
 std::string_view to_string(FindingSeverity severity);
 
+// What a finding says happens to an extension, in terms a probe can show against the real releases
+// (bench/probe_findings.py): it does not compile, it does not load (an undefined symbol), or it fails at
+// call time (a misread stack, a value the runtime does not know, a wrong result). The report counts the
+// findings by it; Unstated for a finding that claims none of these (a policy, a review, a tool problem).
+enum class Consequence { Unstated, DoesNotCompile, DoesNotLoad, FailsAtCallTime };
+
+std::string_view to_string(Consequence consequence);  // "does-not-compile", "does-not-load", ...
+
 // One thing a stage found wrong, in the stage's own words. Every stage judges its own result into
 // these; the report only renders them, so a command and `report` on its JSON can never disagree.
 struct Finding {
@@ -29,6 +37,7 @@ struct Finding {
   std::string file;
   int line = 0;
   int column = 0;
+  Consequence consequence = Consequence::Unstated;
 };
 
 // What one kind of finding means and what a user can do about it: said once per kind, by the stage

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/finding.h"
 #include "core/suppression_file.h"
 #include "core/torch_version.h"
 
@@ -62,6 +63,8 @@ inline constexpr ChangeKind kLastChangeKind = ChangeKind::GuardCorrected;
 
 std::string_view to_string(ChangeKind kind);
 Verdict verdict_of(ChangeKind kind);
+// What a breaking change of this kind does to an extension; Unstated for the others.
+Consequence consequence_of(ChangeKind kind);
 // Every kind, in the order of the enum (change_rules.cpp's table, which the build checks is complete).
 std::span<const ChangeKind> all_change_kinds();
 // What a change kind (by its id, "function-removed") means and what to do about it.

@@ -14,6 +14,10 @@ struct ChangeRule {
   Verdict verdict;
   std::string_view meaning;  // one line for the report's group heading
   std::string_view remedy;   // what the release's author (or a user) can do
+  // What a breaking change does to an extension (the probe of bench/probe_findings.py shows it): a binary
+  // built against the old release does not load on the new one or misreads at call time, or a source that
+  // built does not compile against the new headers.
+  Consequence consequence = Consequence::Unstated;
 };
 
 // One row per kind of change. Why each verdict:
@@ -68,24 +72,26 @@ struct ChangeRule {
 constexpr std::array<ChangeRule, 32> kRules{{
     {ChangeKind::FunctionRemoved, "function-removed", Verdict::Breaking,
      "A function an extension built against the old release imports is gone from the new one's headers.",
-     "Keep the function (deprecate it instead), or suppress with a reason if no release ever shipped it."},
+     "Keep the function (deprecate it instead), or suppress with a reason if no release ever shipped it.",
+     Consequence::DoesNotLoad},
     {ChangeKind::SignatureChanged, "signature-changed", Verdict::Breaking,
      "A function kept its name but took a new signature: old binaries call it with the old one.",
-     "Restore the old signature and add the new one under a new name behind a version guard."},
+     "Restore the old signature and add the new one under a new name behind a version guard.",
+     Consequence::FailsAtCallTime},
     {ChangeKind::TypeChanged, "type-changed", Verdict::Breaking,
      "The layout of a type passed across the shim changed (size, members, their types or order).",
-     "Restore the old layout; add a new type, behind a version guard, for the new one."},
+     "Restore the old layout; add a new type, behind a version guard, for the new one.", Consequence::FailsAtCallTime},
     {ChangeKind::TypeRemoved, "type-removed", Verdict::Breaking, "A type the old headers declared is gone.",
-     "Keep the type, or suppress with a reason if no extension can have used it."},
+     "Keep the type, or suppress with a reason if no extension can have used it.", Consequence::DoesNotCompile},
     {ChangeKind::GuardChanged, "guard-changed", Verdict::Breaking,
      "The TORCH_FEATURE_VERSION guard of a declaration moved: what targets of some releases compile changed.",
-     "Put the guard back at the release that first shipped the declaration."},
+     "Put the guard back at the release that first shipped the declaration.", Consequence::DoesNotCompile},
     {ChangeKind::BackendChanged, "backend-changed", Verdict::NeedsReview,
      "A declaration moved between backends (CPU, CUDA, ...).",
      "Check that every backend which had it still declares and exports it."},
     {ChangeKind::AddedWithoutGuard, "added-without-guard", Verdict::Breaking,
      "A new declaration has no version guard, so an extension targeting an older release can call it.",
-     "Wrap it in #if TORCH_FEATURE_VERSION >= TORCH_VERSION_<new release>."},
+     "Wrap it in #if TORCH_FEATURE_VERSION >= TORCH_VERSION_<new release>.", Consequence::DoesNotLoad},
     {ChangeKind::Added, "added", Verdict::Compatible, "A declaration added behind its own release's guard.",
      "Nothing: this is how the stable ABI grows."},
     {ChangeKind::EnumValueChanged, "enum-value-changed", Verdict::NeedsReview,
@@ -97,30 +103,32 @@ constexpr std::array<ChangeRule, 32> kRules{{
      "A macro of the stable headers changed value.", "Check that no extension compiled the old value into its binary."},
     {ChangeKind::ExportRemoved, "export-removed", Verdict::Breaking,
      "The library no longer exports a symbol the old release exported: old binaries fail to load.",
-     "Export the symbol again (keep its definition in the library)."},
+     "Export the symbol again (keep its definition in the library).", Consequence::DoesNotLoad},
     {ChangeKind::DeclaredNotExported, "declared-not-exported", Verdict::Breaking,
      "A declared shim is not exported by the library: its first caller fails to load.",
-     "Define and export it, or remove the declaration."},
+     "Define and export it, or remove the declaration.", Consequence::DoesNotLoad},
     {ChangeKind::OperatorRemoved, "operator-removed", Verdict::Breaking,
      "An operator that extensions call through torch_call_dispatcher is no longer registered.",
-     "Keep registering it, or register a schema adapter for callers built before the removal."},
+     "Keep registering it, or register a schema adapter for callers built before the removal.",
+     Consequence::FailsAtCallTime},
     {ChangeKind::OverloadRemoved, "overload-removed", Verdict::Breaking,
-     "An overload called through the dispatcher is gone.", "Keep it, or register a schema adapter for older callers."},
+     "An overload called through the dispatcher is gone.", "Keep it, or register a schema adapter for older callers.",
+     Consequence::FailsAtCallTime},
     {ChangeKind::OverloadRenamed, "overload-renamed", Verdict::Breaking,
      "An overload was renamed: callers of the old name find nothing.",
-     "Keep the old overload name, or register an adapter under it."},
+     "Keep the old overload name, or register an adapter under it.", Consequence::FailsAtCallTime},
     {ChangeKind::ArgumentAddedWithoutDefault, "argument-added-without-default", Verdict::Breaking,
      "An operator gained an argument: old callers' stacks are read past their end.",
-     "Register a schema adapter for callers built before the change."},
+     "Register a schema adapter for callers built before the change.", Consequence::FailsAtCallTime},
     {ChangeKind::ArgumentAddedWithDefault, "argument-added-with-default", Verdict::Breaking,
      "An operator gained a defaulted argument: old callers' stacks are still short by one.",
-     "Register a schema adapter for callers built before the change."},
+     "Register a schema adapter for callers built before the change.", Consequence::FailsAtCallTime},
     {ChangeKind::ArgumentRemoved, "argument-removed", Verdict::Breaking,
      "An operator lost an argument: old callers' stacks are misread.",
-     "Register a schema adapter for callers built before the change."},
+     "Register a schema adapter for callers built before the change.", Consequence::FailsAtCallTime},
     {ChangeKind::ArgumentTypeChanged, "argument-type-changed", Verdict::Breaking,
      "An operator argument changed type: old callers pass the old type.",
-     "Register a schema adapter for callers built before the change."},
+     "Register a schema adapter for callers built before the change.", Consequence::FailsAtCallTime},
     {ChangeKind::ArgumentRenamed, "argument-renamed", Verdict::NeedsReview,
      "An operator argument was renamed with its type kept; indistinguishable from a swap.",
      "Check that the order of arguments did not change."},
@@ -132,21 +140,23 @@ constexpr std::array<ChangeRule, 32> kRules{{
      "Check what old callers assume about their tensors."},
     {ChangeKind::ReturnChanged, "return-changed", Verdict::Breaking,
      "An operator's returns changed: old callers read them as before.",
-     "Register a schema adapter for callers built before the change."},
+     "Register a schema adapter for callers built before the change.", Consequence::FailsAtCallTime},
     {ChangeKind::OperatorAdded, "operator-added", Verdict::Compatible, "A new operator or overload.",
      "Nothing: compatible."},
     {ChangeKind::HeadersDoNotCompile, "headers-do-not-compile", Verdict::Breaking,
      "The stable headers stop compiling at some target: every extension that builds there breaks.",
-     "Fix the headers at that target (the first compiler error is in the finding)."},
+     "Fix the headers at that target (the first compiler error is in the finding).", Consequence::DoesNotCompile},
     {ChangeKind::HeaderRemoved, "header-removed", Verdict::Breaking,
      "A public header of the stable surface is gone: every extension that includes it stops compiling.",
-     "Restore the header (it may forward to the new one), or keep it until no supported target needs it."},
+     "Restore the header (it may forward to the new one), or keep it until no supported target needs it.",
+     Consequence::DoesNotCompile},
     {ChangeKind::ParametersSwapped, "parameters-swapped", Verdict::NeedsReview,
      "Two parameters of one type swapped places with their names: old binaries pass each where the other is read.",
      "Restore the old order unless only the header's names were wrong."},
     {ChangeKind::MethodRemoved, "method-removed", Verdict::Breaking,
      "A C++ method, constructor or wrapper function of the stable headers is gone at every target.",
-     "Keep it (deprecate it instead); add a changed version as a new overload behind a version guard."},
+     "Keep it (deprecate it instead); add a changed version as a new overload behind a version guard.",
+     Consequence::DoesNotCompile},
     {ChangeKind::MethodGuardLowered, "method-guard-lowered", Verdict::Compatible,
      "A C++ method of the stable headers is visible at older targets than before: new API for them.",
      "Nothing, if what it calls exists at those targets (lint headers H005 checks the shims it uses)."},
@@ -160,6 +170,7 @@ constexpr std::array<ChangeRule, 32> kRules{{
      "did not load on them (no such symbol there); now it does not compile.",
      "Nothing for the release. A project that used it at an older target never ran there: raise its target to "
      "the shim's release."},
+
 }};
 
 // The table has a row for every kind up to kLastChangeKind, in the enum's order; a missing row or one
@@ -203,5 +214,7 @@ std::optional<KindText> change_kind_text(std::string_view id) {
 }
 
 Verdict verdict_of(ChangeKind kind) { return rule_of(kind).verdict; }
+
+Consequence consequence_of(ChangeKind kind) { return rule_of(kind).consequence; }
 
 }  // namespace abicheck

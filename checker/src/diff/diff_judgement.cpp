@@ -12,7 +12,8 @@ Judgement judge_diff(const AbiDiff& diff) {
         {.stage = "diff",
          .kind = std::string(to_string(change.kind)),
          .where = fmt::format("{} ({} -> {})", change.name, diff.old_release.to_string(), diff.new_release.to_string()),
-         .message = change.detail});
+         .message = change.detail,
+         .consequence = consequence_of(change.kind)});
   }
   std::size_t breaking = judgement.findings.size();
   for (const auto& problem : diff.suppression_problems)

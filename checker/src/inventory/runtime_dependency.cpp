@@ -74,4 +74,13 @@ std::string consequence_of(const DeclarationDependency& dependency, const ShimDe
   return {};
 }
 
+Consequence consequence_kind(const DeclarationDependency& dependency) {
+  switch (dependency.kind) {
+    case RuntimeDependency::ExportedSymbol: return Consequence::DoesNotLoad;
+    case RuntimeDependency::ValueCrossesShim: return Consequence::FailsAtCallTime;
+    case RuntimeDependency::None: break;
+  }
+  return Consequence::Unstated;
+}
+
 }  // namespace abicheck

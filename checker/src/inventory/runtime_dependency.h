@@ -3,6 +3,7 @@
 #include <map>
 #include <string>
 
+#include "core/finding.h"
 #include "core/torch_version.h"
 #include "inventory/declaration_pairing.h"
 #include "inventory/shim_inventory.h"
@@ -41,5 +42,7 @@ DeclarationDependency runtime_dependency(const ShimInventory& inventory, const S
 // bench/probe_findings.py reads it): "an extension targeting 2.9 that uses it compiles, and does not load on
 // torch 2.9: undefined symbol aoti_torch_foo"; empty for RuntimeDependency::None.
 std::string consequence_of(const DeclarationDependency& dependency, const ShimDeclaration& declaration);
+// The same, as the report counts it: DoesNotLoad, FailsAtCallTime; Unstated for RuntimeDependency::None.
+Consequence consequence_kind(const DeclarationDependency& dependency);
 
 }  // namespace abicheck

@@ -28,7 +28,8 @@ Judgement judge_lint(const LintReport& report, const std::filesystem::path& disp
          .message = d.message,
          .file = file,
          .line = d.where.line,
-         .column = d.where.column});
+         .column = d.where.column,
+         .consequence = d.consequence});
   }
   for (const auto& problem : report.suppression_problems)
     judgement.findings.push_back(suppression_finding(problem, "lint"));

@@ -6,8 +6,8 @@ namespace abicheck {
 
 std::string_view to_string(LintSeverity severity) { return severity == LintSeverity::Error ? "error" : "warning"; }
 
-void DiagnosticSink::report(const LintRule& rule, SourcePosition where, std::string message) {
-  diagnostics_.push_back({std::move(where), std::string(rule.id), rule.severity, std::move(message)});
+void DiagnosticSink::report(const LintRule& rule, SourcePosition where, std::string message, Consequence consequence) {
+  diagnostics_.push_back({std::move(where), std::string(rule.id), rule.severity, std::move(message), consequence});
 }
 
 std::vector<LintDiagnostic> DiagnosticSink::take_sorted() {

@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/finding.h"
+
 namespace abicheck {
 
 // Error findings make a lint fail (exit 1); warnings are reported and do not.
@@ -38,6 +40,7 @@ struct LintDiagnostic {
   std::string rule;  // the rule's id
   LintSeverity severity = LintSeverity::Error;
   std::string message;
+  Consequence consequence = Consequence::Unstated;  // what the message says happens to the extension
 
   auto operator<=>(const LintDiagnostic&) const = default;
 };
@@ -45,7 +48,8 @@ struct LintDiagnostic {
 // Where rules put their findings: the rule gives the id and severity, the check the place and words.
 class DiagnosticSink {
  public:
-  void report(const LintRule& rule, SourcePosition where, std::string message);
+  void report(const LintRule& rule, SourcePosition where, std::string message,
+              Consequence consequence = Consequence::Unstated);
   // Sorted by file, line, column, rule; exact duplicates (one header seen by two translation units)
   // are kept once.
   std::vector<LintDiagnostic> take_sorted();

@@ -23,6 +23,21 @@ constexpr KindRow kMatrixKinds[] = {
      "Rerun it alone; a hang in the load or an op is a finding of its own."},
 };
 
+// What an unexpected failure of a cell did, as the report counts it: its build, its load, or its ops.
+Consequence consequence_of(CellFailure failure) {
+  switch (failure) {
+    case CellFailure::Build: return Consequence::DoesNotCompile;
+    case CellFailure::Load: return Consequence::DoesNotLoad;
+    case CellFailure::Registration:
+    case CellFailure::Crash:
+    case CellFailure::WrongResult:
+    case CellFailure::OpError: return Consequence::FailsAtCallTime;
+    case CellFailure::None:
+    case CellFailure::Timeout: break;
+  }
+  return Consequence::Unstated;
+}
+
 }  // namespace
 
 std::string cell_label(const MatrixCell& cell) {
@@ -36,8 +51,11 @@ Judgement judge_matrix(const MatrixResult& result) {
   Judgement judgement;
   for (const auto& cell : result.cells) {
     if (!is_finding(cell.outcome)) continue;
-    judgement.findings.push_back(
-        {.stage = "matrix", .kind = outcome_name(cell.outcome), .where = cell_label(cell), .message = cell.reason});
+    judgement.findings.push_back({.stage = "matrix",
+                                  .kind = outcome_name(cell.outcome),
+                                  .where = cell_label(cell),
+                                  .message = cell.reason,
+                                  .consequence = consequence_of(cell.failure)});
   }
   judgement.explain_kinds("matrix", matrix_kind_text);
   auto not_run = std::ranges::count(result.cells, CellOutcome::NotRun, &MatrixCell::outcome);

@@ -14,6 +14,7 @@
 #include "report/canary_render.h"
 #include "report/markup.h"
 #include "report/release_order.h"
+#include "report/report_document.h"
 
 namespace abicheck {
 namespace {
@@ -575,6 +576,9 @@ std::string render_html_report(const json& document) {
       has_findings ? fmt::format("Findings in {}", fmt::join(stages_with_findings, ", ")) : std::string("No finding"));
   for (const json& line : array_of(verdict, "lines"))
     html += fmt::format("<li>{}</li>\n", escape_markup(line.get<std::string>()));
+  if (std::string line = consequence_line(verdict); !line.empty()) {
+    html += fmt::format("<li>{}</li>\n", escape_markup(line));
+  }
   html += "</ul>\n<nav>";
   if (!array_of(verdict, "findings").empty())
     html += "<a href=\"#summary\">summary</a><a href=\"#findings\">findings</a>";

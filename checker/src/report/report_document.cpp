@@ -25,7 +25,26 @@ json finding_json(const Finding& finding) {
     item["line"] = finding.line;
     item["column"] = finding.column;
   }
+  if (finding.consequence != Consequence::Unstated) item["consequence"] = to_string(finding.consequence);
   return item;
+}
+
+Consequence consequence_named(std::string_view name) {
+  for (Consequence c : {Consequence::DoesNotCompile, Consequence::DoesNotLoad, Consequence::FailsAtCallTime}) {
+    if (to_string(c) == name) return c;
+  }
+  return Consequence::Unstated;
+}
+
+// The error findings by what they say happens to an extension: every consequence, "unstated" too.
+json consequence_counts(const std::vector<Finding>& findings) {
+  json counts = json::object();
+  for (Consequence c :
+       {Consequence::DoesNotCompile, Consequence::DoesNotLoad, Consequence::FailsAtCallTime, Consequence::Unstated}) {
+    counts[std::string(to_string(c))] = std::ranges::count_if(
+        findings, [c](const Finding& f) { return f.severity == FindingSeverity::Error && f.consequence == c; });
+  }
+  return counts;
 }
 
 Finding finding_from_json(const json& item) {
@@ -37,7 +56,8 @@ Finding finding_from_json(const json& item) {
       .message = item.value("message", ""),
       .file = item.value("file", ""),
       .line = item.value("line", 0),
-      .column = item.value("column", 0)};
+      .column = item.value("column", 0),
+      .consequence = consequence_named(item.value("consequence", ""))};
   return finding;
 }
 
@@ -58,7 +78,16 @@ json new_report_document(std::string_view command, std::string_view title, const
            {{"exit_code", static_cast<int>(judgement.exit_code())},
             {"lines", judgement.lines},
             {"findings", findings},
+            {"consequences", consequence_counts(judgement.findings)},
             {"kinds", kinds}}}};
+}
+
+std::string consequence_line(const json& verdict) {
+  if (verdict.value("exit_code", 0) == 0 || !verdict.contains("consequences")) return "";
+  const json& counts = verdict["consequences"];
+  return fmt::format("errors by consequence: {} do not compile, {} do not load, {} fail at call time, {} state none",
+                     counts.value("does-not-compile", 0), counts.value("does-not-load", 0),
+                     counts.value("fails-at-call-time", 0), counts.value("unstated", 0));
 }
 
 Judgement judgement_of(const json& document) {

@@ -18,10 +18,14 @@ namespace abicheck {
 //    "audit": {...}, "lint": {...}, "matrix": {...}, "canary": {...}, "diffs": [{...}], "check": {...},
 //    "gate": {...}}
 // The verdict is the stage's own judgement, written once; renderers and `report` never judge again.
-inline constexpr int kReportSchemaVersion = 11;
+inline constexpr int kReportSchemaVersion = 12;
 
 // A document of `command` with the judgement as its verdict; the caller adds the sections.
 nlohmann::json new_report_document(std::string_view command, std::string_view title, const Judgement& judgement);
+
+// The verdict's error findings by what they say happens to an extension ("errors by consequence: 3 do
+// not compile, ..."), for the summaries people read; empty for a clean verdict.
+std::string consequence_line(const nlohmann::json& verdict);
 
 // The judgement a document carries (its "verdict").
 Judgement judgement_of(const nlohmann::json& document);

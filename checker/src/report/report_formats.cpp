@@ -10,6 +10,7 @@
 #include "report/html_report.h"
 #include "report/junit.h"
 #include "report/matrix_render.h"
+#include "report/report_document.h"
 #include "report/sarif.h"
 
 namespace abicheck {
@@ -80,6 +81,7 @@ std::string render_report_markdown(const json& document) {
   std::string markdown = fmt::format("# {}\n\n**{}**\n\n", string_field(document, "title"),
                                      verdict.value("exit_code", 0) == 0 ? "No finding" : "Findings");
   for (const auto& line : verdict.at("lines")) markdown += fmt::format("- {}\n", line.get<std::string>());
+  if (std::string line = consequence_line(verdict); !line.empty()) markdown += fmt::format("- {}\n", line);
   const json& findings = verdict.at("findings");
   if (!findings.empty()) {
     markdown += "\n## Findings\n\n| stage | kind | severity | where | message |\n|---|---|---|---|---|\n";

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/tool_error.h"
+#include "report/report_formats.h"
 
 namespace abicheck {
 namespace {
@@ -36,6 +37,32 @@ TEST(ReportDocument, CarriesTheJudgementAndItsExitCode) {
 
   Judgement warning_only{{{.stage = "lint", .kind = "E007", .severity = FindingSeverity::Warning}}, {}};
   EXPECT_EQ(new_report_document("lint", "t", warning_only)["verdict"]["exit_code"], 0);
+}
+
+// What each error finding says happens to an extension, counted in the verdict and kept on the way back.
+TEST(ReportDocument, CountsTheErrorFindingsByTheirConsequence) {
+  Judgement judgement{{{.stage = "lint", .kind = "E003", .consequence = Consequence::DoesNotCompile},
+                       {.stage = "lint", .kind = "E003", .consequence = Consequence::DoesNotLoad},
+                       {.stage = "diff", .kind = "overload-removed", .consequence = Consequence::FailsAtCallTime},
+                       {.stage = "diff", .kind = "overload-removed", .consequence = Consequence::FailsAtCallTime},
+                       {.stage = "audit", .kind = "unstable"},
+                       {.stage = "lint",
+                        .kind = "H001",
+                        .severity = FindingSeverity::Warning,
+                        .consequence = Consequence::DoesNotLoad}},
+                      {}};
+  json document = new_report_document("report", "t", judgement);
+  EXPECT_EQ(document["verdict"]["consequences"],
+            json::parse(R"({"does-not-compile": 1, "does-not-load": 1, "fails-at-call-time": 2, "unstated": 1})"))
+      << "error findings only";
+  EXPECT_EQ(document["verdict"]["findings"][2]["consequence"], "fails-at-call-time");
+  EXPECT_FALSE(document["verdict"]["findings"][4].contains("consequence"));
+  Judgement back = judgement_of(json::parse(document.dump()));
+  EXPECT_EQ(back.findings[1].consequence, Consequence::DoesNotLoad);
+  EXPECT_EQ(back.findings[4].consequence, Consequence::Unstated);
+  EXPECT_NE(render_report_markdown(document).find(
+                "errors by consequence: 1 do not compile, 1 do not load, 2 fail at call time, 1 state none"),
+            std::string::npos);
 }
 
 TEST(ReportDocument, MergeJoinsSectionsAndVerdictsAndOrdersDiffsOldestFirst) {
@@ -87,8 +114,8 @@ TEST(ReportDocument, ReadRefusesWhatIsNotAVersionedDocument) {
   // the aoti section, 7 the canary's environment cells, its shard and its loads-level agreement, 8 the
   // aoti cells' loader (Python or C++), a package's reference extension, and the diff's
   // method-removed and method-guard-lowered (the C++ methods of the stable headers), 9 the diff's
-  // method-overload-replaced, 10 the diff's guard-corrected.
-  for (int old_version : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}) {
+  // method-overload-replaced, 10 the diff's guard-corrected, 11 the findings' consequences.
+  for (int old_version : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}) {
     expect_document_refused(fmt::format("{{\"schema_version\": {}, \"verdict\": {{}}}}", old_version),
                             fmt::format("schema_version {} is not the one this torch-abi-check reads ({})", old_version,
                                         kReportSchemaVersion));

@@ -48,7 +48,7 @@ void check(const ExtensionFacts& facts, const ExtensionLintContext& context, con
                     meant->name, meant->since.to_string(), target->to_string(), meant->header, meant_name->qualified())
               : fmt::format("'{}' was introduced in torch {}, newer than the target {} ({} declares it)",
                             meant_name->qualified(), meant->since.to_string(), target->to_string(), meant->header);
-      sink.report(rule, error.where, message);
+      sink.report(rule, error.where, message, Consequence::DoesNotCompile);
     }
     // A shim that B's headers declare at the target without a guard compiles there, and torch T lacks it
     // when no release up to T declared it (the history's first, at any target).
@@ -59,12 +59,13 @@ void check(const ExtensionFacts& facts, const ExtensionLintContext& context, con
           first->second <= *target) {
         continue;
       }
-      sink.report(
-          rule, reference.where,
-          fmt::format("'{}' was introduced in torch {}, newer than the target {}, and torch {}'s headers "
-                      "declare it at the target without a guard: {}",
-                      reference.shim, first->second.to_string(), target->to_string(), context.build_torch.to_string(),
-                      consequence_of({RuntimeDependency::ExportedSymbol, *target, {}}, *shim)));
+      DeclarationDependency imported{RuntimeDependency::ExportedSymbol, *target, {}};
+      sink.report(rule, reference.where,
+                  fmt::format("'{}' was introduced in torch {}, newer than the target {}, and torch {}'s headers "
+                              "declare it at the target without a guard: {}",
+                              reference.shim, first->second.to_string(), target->to_string(),
+                              context.build_torch.to_string(), consequence_of(imported, *shim)),
+                  consequence_kind(imported));
     }
   }
 }

@@ -29,7 +29,8 @@ void check(const HeaderLintInput& input, const LintRule& rule, DiagnosticSink& s
     sink.report(
         rule, position_of(input, d),
         fmt::format("{} is visible at target {} but first shipped in {}: {} (missing or too weak guard)", describe(d),
-                    d.since.to_string(), shipped->second.to_string(), consequence_of(dependency, d)));
+                    d.since.to_string(), shipped->second.to_string(), consequence_of(dependency, d)),
+        consequence_kind(dependency));
   }
 }
 

@@ -24,7 +24,8 @@ void compare_with(const HeaderLintInput& input, const ShimInventory& reference, 
     sink.report(rule, position_of(input, *old),
                 fmt::format("{} of {} ({}:{} there) is gone at every target: an extension built with a "
                             "TORCH_TARGET_VERSION that uses it does not compile against these headers",
-                            describe(*old), reference.release.to_string(), old->header, old->line));
+                            describe(*old), reference.release.to_string(), old->header, old->line),
+                Consequence::DoesNotCompile);
   }
   for (const auto& [old, now] : pairing.kept) {
     if (old->kind == DeclarationKind::Macro || same_signature(*old, *now)) continue;

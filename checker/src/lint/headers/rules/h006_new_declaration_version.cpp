@@ -20,15 +20,21 @@ constexpr LintRule kRule{"H006", "new-declaration-version", LintSeverity::Error,
 // uses it depends on it at run time (a shim it imports, an enumerator a wrapper passes on: runtime_dependency);
 // header-only code guarded at the oldest release that supports it is what PyTorch's review rules ask for.
 // Guarded newer, an extension targeting the tree's own release cannot use what that release ships.
-std::string consequence(const HeaderLintInput& input, const ShimDeclaration& d, TorchVersion own,
-                        const std::map<DeclarationKey, TorchVersion>& first) {
+struct Cost {
+  std::string words;
+  Consequence consequence = Consequence::Unstated;
+};
+
+Cost cost_of(const HeaderLintInput& input, const ShimDeclaration& d, TorchVersion own,
+             const std::map<DeclarationKey, TorchVersion>& first) {
   if (d.since > own) {
-    return fmt::format("an extension targeting {} that uses it does not compile, though torch {} ships it",
-                       own.to_string(), own.to_string());
+    return {fmt::format("an extension targeting {} that uses it does not compile, though torch {} ships it",
+                        own.to_string(), own.to_string()),
+            Consequence::DoesNotCompile};
   }
   DeclarationDependency dependency = runtime_dependency(input.candidate, d, first);
   if (dependency.kind == RuntimeDependency::None || dependency.from >= own) return {};
-  return consequence_of(dependency, d);
+  return {consequence_of(dependency, d), consequence_kind(dependency)};
 }
 
 void check(const HeaderLintInput& input, const LintRule& rule, DiagnosticSink& sink) {
@@ -39,12 +45,13 @@ void check(const HeaderLintInput& input, const LintRule& rule, DiagnosticSink& s
         input.moved_in.contains(key_of(d))) {
       continue;
     }
-    std::string cost = consequence(input, d, own, first);
-    if (cost.empty()) continue;
+    Cost cost = cost_of(input, d, own, first);
+    if (cost.words.empty()) continue;
     sink.report(rule, position_of(input, d),
                 fmt::format("{} is new in {} but its guard says {}: {} (#if TORCH_FEATURE_VERSION >= "
                             "TORCH_VERSION_{}_{}_0)",
-                            describe(d), own.to_string(), d.since.to_string(), cost, own.major, own.minor));
+                            describe(d), own.to_string(), d.since.to_string(), cost.words, own.major, own.minor),
+                cost.consequence);
   }
 }
 

@@ -31,7 +31,8 @@ void check(const HeaderLintInput& input, const LintRule& rule, DiagnosticSink& s
     if (explained_by_h005.contains({where.file, where.line, 0})) continue;
     sink.report(rule, where,
                 fmt::format("the headers of {} do not compile at {}: {}", input.candidate.release.to_string(),
-                            error.configurations(), error.message()));
+                            error.configurations(), error.message()),
+                Consequence::DoesNotCompile);
   }
 }
 
