@@ -145,6 +145,24 @@ TEST_F(CheckCommand, SetuptoolsProjectIsBuiltWithTheSetuptoolsItsBuildSystemRequ
             (std::set<std::string>{"2.14/2.14:pass", "2.14/2.15:pass", "2.15/2.14:pass", "2.15/2.15:pass"}));
 }
 
+// A project on the stable C++ API in several files (fixtures/check/stable_multi_file: target 2.10, wrappers
+// of 2.9 and 2.10, PEP 639 metadata): what pip builds and the loader runs (its establish_truth.sh), check
+// builds and runs too.
+TEST_F(CheckCommand, AStableApiProjectOfSeveralFilesIsBuiltAndRunAsPipAndTheLoaderDo) {
+  ReleaseStore store(ReleaseStore::default_root());
+  for (const char* version : {"2.10", "2.11", "2.12"}) {
+    if (!store.find(version)) GTEST_SKIP() << "the torch store lacks " << version;
+  }
+  json document = check_fixture("stable_multi_file");
+  std::set<std::string> expected;
+  for (const char* build : {"2.10", "2.15"}) {
+    for (const char* runtime : {"2.10", "2.11", "2.12", "2.13", "2.14", "2.15"}) {
+      expected.insert(std::string(build) + "/" + runtime + ":pass");
+    }
+  }
+  EXPECT_EQ(outcomes_by_cell(document), expected);
+}
+
 TEST_F(CheckCommand, BrokenProjectSaysWhatBreaksWhereAndWhy) {
   json document = check_fixture("broken");
   EXPECT_EQ(document["check"]["target"], "2.13");
