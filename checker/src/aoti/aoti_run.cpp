@@ -10,6 +10,7 @@
 
 #include "aoti/cpp_loader_cells.h"
 #include "aoti/reference_extension.h"
+#include "audit/pt2_package.h"
 #include "core/atomic_file.h"
 #include "core/build_cache.h"
 #include "core/content_hash.h"
@@ -261,6 +262,8 @@ AotiResult run_aoti(const ShimCatalog& catalog, const AotiOptions& given) {
   // The scripts run in folders of the cache: every path handed to them is absolute.
   AotiOptions options = given;
   options.cache_dir = fs::absolute(given.cache_dir);
+  // A package no loader could load is bad input, said at once (no runner is built, no release started).
+  for (const auto& file : options.packages) require_loadable_pt2(file);
   if (options.releases.empty()) throw ToolError("no torch release in the store: `torch-abi-check store install`");
   AotiResult result;
   for (const auto& release : options.releases) result.releases.push_back(release.version);
@@ -307,8 +310,6 @@ AotiResult run_aoti(const ShimCatalog& catalog, const AotiOptions& given) {
     result.packages = reference_packages(builds, compiled, result);
   } else {
     for (const auto& file : options.packages) {
-      std::error_code error;
-      if (!fs::is_regular_file(file, error)) throw ToolError(fmt::format("{}: no such .pt2 package", file.string()));
       result.packages.push_back({.model = file.filename().string(), .file = fs::absolute(file)});
     }
   }

@@ -6,6 +6,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "core/tool_error.h"
+
 namespace abicheck {
 namespace {
 
@@ -118,6 +120,27 @@ Pt2Contents read_pt2_contents(WheelReader& reader) {
   if (contents.models.empty()) {
     contents.problems.push_back(fmt::format(
         "holds no AOTInductor model (nothing under {}): an exported program without compiled code", kAotInductorDir));
+  }
+  return contents;
+}
+
+Pt2Contents require_loadable_pt2(const std::filesystem::path& file) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(file, error)) {
+    throw ToolError(fmt::format("{}: no such .pt2 package", file.string()));
+  }
+  Pt2Contents contents;
+  try {
+    WheelReader reader = WheelReader::open_file(file);
+    contents = read_pt2_contents(reader);
+  } catch (const WheelReadError& problem) {
+    std::string what = problem.what();
+    if (what.starts_with("not a readable wheel")) what.replace(0, 20, "not a readable .pt2 package");
+    throw ToolError(fmt::format("{}: {}", file.string(), what));
+  }
+  if (contents.models.empty()) {
+    throw ToolError(fmt::format("{}: holds no AOTInductor model (nothing under {}): nothing to load", file.string(),
+                                kAotInductorDir));
   }
   return contents;
 }

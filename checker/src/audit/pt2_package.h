@@ -1,5 +1,6 @@
 #pragma once
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,5 +49,11 @@ bool looks_like_pt2(const std::vector<std::string>& entries);
 
 // Reads the package's own records and lists its models. Throws WheelReadError where the archive is.
 Pt2Contents read_pt2_contents(WheelReader& reader);
+
+// A package a command is about to load (aoti, check): read as the audit reads it, before any loader
+// starts. Throws ToolError naming the file and the problem where there is nothing a loader could load: no
+// such file, not a readable archive, or no AOTInductor model in it (an exported program without compiled
+// code). A package it can read with problems of its own is returned; the audit reports those.
+Pt2Contents require_loadable_pt2(const std::filesystem::path& file);
 
 }  // namespace abicheck

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "audit/pt2_package.h"
 #include "audit/shim_catalog.h"
 #include "baseline/release_history.h"
 #include "core/tool_error.h"
@@ -18,10 +19,7 @@ bool is_package_check_input(const fs::path& path) {
 PackageCheckResult run_package_check(const ReleaseStore& store, const PackageCheckRequest& request) {
   PackageCheckResult result;
   result.package = fs::absolute(request.package).lexically_normal();
-  std::error_code error;
-  if (!fs::is_regular_file(result.package, error)) {
-    throw ToolError(fmt::format("{}: no such .pt2 package", request.package.string()));
-  }
+  require_loadable_pt2(request.package);
   std::vector<StoredRelease> releases = store.releases();
   if (releases.empty()) throw ToolError("no torch release in the store: `torch-abi-check store install`");
 

@@ -4,6 +4,7 @@
 
 #include "aoti/aoti_judgement.h"
 #include "aoti/aoti_run.h"
+#include "audit/pt2_package.h"
 #include "audit/shim_catalog.h"
 #include "cli/command.h"
 #include "report/aoti_render.h"
@@ -21,6 +22,7 @@ struct AotiCommandOptions {
 };
 
 ExitCode run_aoti_command(const CommonOptions& common, const AotiCommandOptions& options) {
+  for (const auto& package : options.packages) require_loadable_pt2(package);  // bad input before the store
   std::vector<StoredRelease> releases = chosen_releases(open_store(common), options.run.releases);
   ShimCatalog catalog = ShimCatalog::load_directory(baselines_or_default(options.baselines));
   AotiOptions aoti{.cache_dir = options.run.cache_dir.empty() ? default_aoti_cache_dir() : options.run.cache_dir,

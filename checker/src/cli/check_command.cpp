@@ -6,6 +6,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "audit/pt2_package.h"
 #include "check/extension_check.h"
 #include "check/package_check.h"
 #include "cli/command.h"
@@ -42,6 +43,7 @@ ExitCode run_package_check_command(const CommonOptions& common, const CheckComma
     throw ToolError(
         fmt::format("{}: --config is a project's settings; a .pt2 package takes none", options.config->string()));
   }
+  require_loadable_pt2(options.project);  // bad input before the store is opened
   PackageCheckRequest request{.package = options.project,
                               .work_dir = options.work_dir.value_or(default_check_work_dir(options.project)),
                               .baselines = baselines_or_default(options.baselines),

@@ -96,6 +96,7 @@ struct TranslationUnitFacts {
   std::vector<DynamicLookup> dynamic_lookups;
   std::vector<DispatcherCall> dispatcher_calls;
   std::vector<ShimReference> shim_references;
+  int main_file_declarations = 0;  // valid declarations the front end parsed at the top level of the source itself
   std::vector<std::filesystem::path> project_files;  // the project's own headers it includes
   // Set when libclang refused the unit outright: libclang's diagnostics (nothing else above is set).
   std::optional<std::string> parse_refusal;

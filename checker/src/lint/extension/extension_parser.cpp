@@ -192,6 +192,14 @@ class UnitReader {
       }
       if (kind == CXCursor_InclusionDirective || kind == CXCursor_MacroInstantiation) return false;
       if (!in_project(cursor)) return false;
+      // A declaration of the source itself that the front end accepted (random bytes parse as invalid
+      // ones); the probe variable appended to the source does not count.
+      if (clang_isDeclaration(kind) && !clang_isInvalidDeclaration(cursor) &&
+          clang_getCursorKind(clang_getCursorSemanticParent(cursor)) == CXCursor_TranslationUnit &&
+          cursor_file(cursor) == facts.source &&
+          copy_cx_string(clang_getCursorSpelling(cursor)) != kEffectiveTargetVariable) {
+        ++facts.main_file_declarations;
+      }
       if (kind == CXCursor_VarDecl && copy_cx_string(clang_getCursorSpelling(cursor)) == kEffectiveTargetVariable) {
         CXEvalResult result = clang_Cursor_Evaluate(cursor);
         if (result && clang_EvalResult_getKind(result) == CXEval_Int) {

@@ -9,8 +9,9 @@ namespace {
 
 constexpr LintRule kRule{
     "E012", "unparsed-source", LintSeverity::Error,
-    "libclang refused a translation unit outright, so no other rule could check it.",
-    "Fix the compile command (the finding quotes libclang's error); the other rules did not see this unit."};
+    "libclang refused a translation unit outright, or read no C++ in it, so no other rule could check it.",
+    "Fix the compile command or the source (the finding quotes libclang's error); the other rules did not see "
+    "this unit."};
 
 // libclang prints its diagnostics as `file:line:col: error: message`; the first one that names a
 // place is where the finding goes, else the unit's first line.
@@ -31,14 +32,37 @@ std::string first_error_line(const std::string& diagnostics) {
   return diagnostics.substr(start, end == std::string::npos ? std::string::npos : end - start);
 }
 
-// A unit that libclang would not parse at all hides everything it contains from every other rule,
-// so its refusal is a finding with libclang's own words; the other units are linted as usual.
+// The errors of the source itself other than a missing header (E009's), when it holds no declaration:
+// a file of another language or of random bytes, of which no rule can see anything.
+std::vector<const CompileError*> errors_of_no_cxx(const TranslationUnitFacts& unit) {
+  std::vector<const CompileError*> errors;
+  if (unit.main_file_declarations > 0) return errors;
+  for (const auto& error : unit.errors) {
+    if (error.where.file == unit.source && error.message.find("file not found") == std::string::npos) {
+      errors.push_back(&error);
+    }
+  }
+  return errors;
+}
+
+// A unit that libclang would not parse at all, or in which it read no C++, hides everything it
+// contains from every other rule, so that is a finding with libclang's own words; the other units are
+// linted as usual.
 void check(const ExtensionFacts& facts, const ExtensionLintContext&, const LintRule& rule, DiagnosticSink& sink) {
   for (const auto& unit : facts.units) {
-    if (!unit.parse_refusal) continue;
-    sink.report(rule, first_diagnostic_position(*unit.parse_refusal, unit.source),
-                fmt::format("libclang could not parse {} at all, so no rule checked it: {}",
-                            unit.source.filename().string(), first_error_line(*unit.parse_refusal)));
+    if (unit.parse_refusal) {
+      sink.report(rule, first_diagnostic_position(*unit.parse_refusal, unit.source),
+                  fmt::format("libclang could not parse {} at all, so no rule checked it: {}",
+                              unit.source.filename().string(), first_error_line(*unit.parse_refusal)));
+      continue;
+    }
+    std::vector<const CompileError*> errors = errors_of_no_cxx(unit);
+    if (errors.empty()) continue;
+    sink.report(rule, errors.front()->where,
+                fmt::format("libclang read no C++ in {}: no declaration, {} error{} (the first: {}), so no rule "
+                            "checked it",
+                            unit.source.filename().string(), errors.size(), errors.size() == 1 ? "" : "s",
+                            errors.front()->message));
   }
 }
 
