@@ -35,7 +35,8 @@ to every declaration they fit, and for each mutant:
    finding is new when the unmutated tree does not give it. Exit 2 from a tool counts as a miss
    ("error"): a tree that exists is judged with findings, not refused.
 
-The score per operator goes to stdout as a Markdown table (bench/RESULTS.md keeps the measured ones).
+The score per operator goes to stdout as a Markdown table (bench/RESULTS.md keeps the latest measured
+ones, bench/HISTORY.md every run).
 
 Where the time goes, and what is cut: the probe of a mutant compiles only the stable headers that reach
 the mutated header (its scope) and only their declarations' statements, the standard headers come from

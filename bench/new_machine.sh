@@ -2,7 +2,7 @@
 # Runs a command in a fresh clone of this checkout as on a new machine, as far as the project's own
 # state goes: an empty XDG cache (no torch store, pip cache, tools venv, tidy cache or shared test builds)
 # and an empty ccache. The apt packages stay (ci/setup.sh's apt step took 32 s on a really new machine,
-# bench/RESULTS.md). Every output line is stamped (bench/log_gaps.py), so the stages' times can be read.
+# bench/HISTORY.md). Every output line is stamped (bench/log_gaps.py), so the stages' times can be read.
 #
 # Usage: bash bench/new_machine.sh DIR -- COMMAND...   e.g. bash bench/new_machine.sh /tmp/nm -- bash .ci/run
 # DIR is emptied first; afterwards it holds the clone, the caches (several GB: the store), stamped.log

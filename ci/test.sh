@@ -44,7 +44,7 @@ bash ci/build.sh
 heartbeat_start test
 run_ctest() {
   # One more test than cores: most tests wait part of their time (on fresh processes importing torch,
-  # on downloads, on cells' timeouts), so $(nproc) of them left cores idle (bench/RESULTS.md, issue 29).
+  # on downloads, on cells' timeouts), so $(nproc) of them left cores idle (bench/HISTORY.md, issue 29).
   (cd build && ctest --output-on-failure --timeout 1800 --parallel "$(($(nproc) + 1))" "$@")
 }
 

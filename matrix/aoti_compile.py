@@ -96,7 +96,7 @@ def compile_all(out_dir, models_dir, only, extension):
     # The vector ISA Inductor compiles for, probed once here: its probe (per ISA a compile and a fresh
     # `python -c "import torch ..."`, 8 to 15 s) is kept in memory only, so each forked child probed
     # again. The children inherit the answer; the same probe gives the same ISA, so the packages are
-    # the same (bench/RESULTS.md, issue 27: "The compile's ISA probe once a release").
+    # the same (bench/HISTORY.md, issue 27: "The compile's ISA probe once a release").
     from torch._inductor.cpu_vec_isa import pick_vec_isa  # noqa: E402
 
     pick_vec_isa()

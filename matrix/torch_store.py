@@ -302,7 +302,7 @@ class Store:
             # Every wheel first, so that each CUDA major's shared set is installed once for all the
             # releases of the run: installed for the newest alone, it was installed again for each older
             # release that names a package the set lacked (the CUDA 13 set three times in a new
-            # machine's run, 2.14.1 and 2.12.1 about 100 s each: bench/RESULTS.md, issue 29).
+            # machine's run, 2.14.1 and 2.12.1 about 100 s each: bench/HISTORY.md, issue 29).
             with tempfile.TemporaryDirectory(dir=self.root, prefix="download-") as download_dir:
                 downloads = {}
                 for version in todo:

@@ -1,6 +1,6 @@
 // The code the fuzz targets exercise (the audit's readers and what they call), compiled as one unit by
 // run_fuzzers.sh: one parse of the headers they share instead of twelve (79 -> 34 CPU-s with ASan and
-// UBSan, bench/RESULTS.md). ci/check_unity_names.py checks this unit as it checks the build's, so that
+// UBSan, bench/HISTORY.md). ci/check_unity_names.py checks this unit as it checks the build's, so that
 // no file captures another's name.
 #include "audit/binary_imports.cpp"
 #include "audit/elf_reader.cpp"

@@ -92,7 +92,7 @@ struct AotiOptions {
 // vector-ISA probe, which 2.10 to 2.12 run when a package loads (per ISA a compile and a subprocess that
 // imports torch, again in every fresh process), asks this machine's CPU, not the package: a failed probe
 // only narrows the ISA and loading goes on. TORCHINDUCTOR_VEC_ISA_OK=1 trusts /proc/cpuinfo's flags
-// instead, which saves 40 to 70 s a process there (bench/RESULTS.md) and changes nothing a load shows.
+// instead, which saves 40 to 70 s a process there (bench/HISTORY.md) and changes nothing a load shows.
 // (The AVX512-BF16 and AMX checks still build their probe where the CPU has them: no setting skips them.)
 std::map<std::string, std::string> vector_isa_trust_environment();
 

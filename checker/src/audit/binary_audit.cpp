@@ -430,7 +430,7 @@ ObjectAudit audit_imports(const BinaryImports& imports, std::string path, const 
     if (use.introduced && (!object.min_torch || *use.introduced > *object.min_torch)) object.min_torch = use.introduced;
   }
   // A shim looked up by name at run time is optional, not a minimum: torch's own headers look the newer
-  // error shims up with dlsym and fall back when a release lacks them (probed: bench/RESULTS.md).
+  // error shims up with dlsym and fall back when a release lacks them (probed: bench/HISTORY.md).
   for (const auto& shim : object.shims) {
     if (!shim.introduced || shim.dynamic_lookup) continue;
     if (!object.min_torch || *shim.introduced > *object.min_torch) object.min_torch = shim.introduced;

@@ -67,7 +67,7 @@ struct ChangeRule {
 //   at the same targets (2.10's `HeaderOnlyArrayRef<int64_t>` for 2.9's `std::vector<int64_t>` in
 //   `amax`, `new_empty`, `new_zeros`, `pad`): a binary built before keeps its own inline copy of the old
 //   one, and a call compiles where its arguments convert to the new types (a vector and a braced list
-//   do, checked by compiling at target 2.9 against both releases: bench/RESULTS.md, issue 28, surface4);
+//   do, checked by compiling at target 2.9 against both releases: bench/HISTORY.md, issue 28, surface4);
 //   the old overload's address, or an argument that does not convert, does not: worth a look.
 constexpr std::array<ChangeRule, 32> kRules{{
     {ChangeKind::FunctionRemoved, "function-removed", Verdict::Breaking,

@@ -60,7 +60,7 @@ class ScratchStore : public ::testing::Test {
 };
 
 // One scenario, so that torch is installed once (each install is about a minute of unpacking and
-// bytecode on 2 cores; two tests of their own installed it twice more, bench/RESULTS.md, issue 29).
+// bytecode on 2 cores; two tests of their own installed it twice more, bench/HISTORY.md, issue 29).
 TEST_F(ScratchStore, AKilledInstallIsNotListedAndOfTwoConcurrentRepairsOneRedoesItWhileTheOtherWaits) {
   // setsid puts the CLI, the store script and pip in one new process group, so one kill reaches
   // them all, as a machine going down would.

@@ -17,7 +17,7 @@ constexpr LintRule kRule{
 // Judged by what an extension that uses the declaration at its guard's target depends on at run time
 // (inventory/runtime_dependency.h): a shim it imports, or an enumerator a wrapper passes to libtorch. Header-only
 // code visible before it shipped is new API for older targets and loads there (probed on the real releases:
-// bench/RESULTS.md), as PyTorch's own review rules allow a wrapper guarded at the oldest release that supports it.
+// bench/HISTORY.md), as PyTorch's own review rules allow a wrapper guarded at the oldest release that supports it.
 void check(const HeaderLintInput& input, const LintRule& rule, DiagnosticSink& sink) {
   auto first = first_shipped_releases(input.earlier);
   for (const auto& d : input.candidate.declarations) {
