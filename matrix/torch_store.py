@@ -323,7 +323,10 @@ class Store:
         started = time.monotonic()
         if not python.is_file():
             raise StoreError(f"{python}: no such Python")
-        probe = subprocess.run([str(python), "-c", ADOPT_PROBE], capture_output=True, text=True)
+        try:
+            probe = subprocess.run([str(python), "-c", ADOPT_PROBE], capture_output=True, text=True)
+        except OSError as error:  # not a program: empty, another format, no execute permission
+            raise StoreError(f"{python}: cannot be run as a Python: {error.strerror}") from None
         if probe.returncode != 0:
             last = (probe.stderr.strip().splitlines() or ["no output"])[-1]
             raise StoreError(f"{python}: cannot import torch: {last}")

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <set>
 
+#include "core/file_text.h"
 #include "core/project_paths.h"
 #include "core/tool_error.h"
 
@@ -85,7 +86,7 @@ CanaryPackageSpec parse_package(const std::filesystem::path& file, const toml::t
 CanarySpec load_canary_spec(const std::filesystem::path& path) {
   toml::table document;
   try {
-    document = toml::parse_file(path.string());
+    document = toml::parse(read_file_text(path), path.string());
   } catch (const toml::parse_error& error) {
     throw ToolError(fmt::format("{}:{}: {}", path.string(), error.source().begin.line, error.description()));
   }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include "core/file_text.h"
 #include "core/tool_error.h"
 
 namespace abicheck {
@@ -16,7 +17,7 @@ namespace fs = std::filesystem;
 
 toml::table parse_toml(const fs::path& file) {
   try {
-    return toml::parse_file(file.string());
+    return toml::parse(read_file_text(file), file.string());
   } catch (const toml::parse_error& error) {
     fail(file, fmt::format("line {}: {}", error.source().begin.line, error.description()));
   }

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <map>
 #include <ranges>
+#include <regex>
 
 #include "audit/audit_judgement.h"
 #include "audit/shim_catalog.h"
@@ -143,15 +144,56 @@ void lint_stage(const ReleaseStore& store, const ResolvedRelease& newest, const 
                                .message = diagnostic.message,
                                .file = display_path(diagnostic.where.file, result.project),
                                .line = diagnostic.where.line,
-                               .column = diagnostic.where.column});
+                               .column = diagnostic.where.column,
+                               .consequence = diagnostic.consequence,
+                               .notes = diagnostic.notes});
   }
 }
 
-// Compiler messages name files by absolute path; the author reads them relative to the project.
-std::string relative_to(std::string text, const fs::path& project) {
-  const std::string prefix = project.string() + "/";
-  for (auto at = text.find(prefix); at != std::string::npos; at = text.find(prefix, at)) text.erase(at, prefix.size());
-  return text;
+ProjectBuild build_against(const StoredRelease& release, const DeclaredProjectTarget& declared,
+                           const CheckRequest& request, const CheckResult& result) {
+  ProjectBuild build = build_project({.project = result.project,
+                                      .kind = *result.build_kind,
+                                      .release = release,
+                                      .target_to_pass = declared.defined_by_project ? std::nullopt : result.target,
+                                      .work_dir = request.work_dir,
+                                      .step_timeout_s = result.config.build_timeout_s,
+                                      .fresh = request.fresh});
+  if (request.progress) {
+    request.progress(fmt::format("build against torch {}: {}{}", release.version.to_string(), build.detail,
+                                 build.cached ? " (cached)" : ""));
+  }
+  return build;
+}
+
+// A project that builds with the newest headers and not with its target's: the oldest release between
+// whose headers build it is what a build from source needs, said under the failed build (the binaries
+// built with newer headers still run from the target on, as the smoke runs show). Newest first, down
+// to the first release that fails: one or two more builds where a project took a newer API.
+std::optional<std::string> oldest_headers_that_build(const ReleaseStore& store, const DeclaredProjectTarget& declared,
+                                                     const CheckRequest& request, CheckResult& result) {
+  const ProjectBuild& at_target = result.builds.front();
+  const ProjectBuild& at_newest = result.builds.back();
+  if (result.builds.size() < 2 || at_target.built || !at_newest.built) return std::nullopt;
+  TorchVersion oldest = at_newest.release;
+  std::string failing = fmt::format("not with {}'s", at_target.release.minor_release().to_string());
+  auto releases = store.releases();
+  for (auto release = releases.rbegin(); release != releases.rend(); ++release) {
+    TorchVersion version = release->version.minor_release();
+    if (version >= at_newest.release.minor_release() || version <= at_target.release.minor_release()) continue;
+    ProjectBuild build = build_against(*release, declared, request, result);
+    if (!build.built) {
+      failing = fmt::format(
+          "not with {}'s{}", version.to_string(),
+          build.first_error.empty() ? "" : ": " + compiler_message_for_author(build.first_error, result.project));
+      break;
+    }
+    oldest = build.release;
+  }
+  return fmt::format(
+      "it builds with the headers of torch {} and newer ({}): building it from source needs torch {} or newer, "
+      "whatever its target says",
+      oldest.minor_release().to_string(), failing, oldest.minor_release().to_string());
 }
 
 void build_stage(const ReleaseStore& store, const StoredRelease& newest, const DeclaredProjectTarget& declared,
@@ -160,18 +202,7 @@ void build_stage(const ReleaseStore& store, const StoredRelease& newest, const D
   if (result.target) releases.push_back(store.resolve(result.target->to_string()).require_installed());
   if (releases.empty() || releases.front().version != newest.version) releases.push_back(newest);
   for (const auto& release : releases) {
-    ProjectBuildRequest build_request{.project = result.project,
-                                      .kind = *result.build_kind,
-                                      .release = release,
-                                      .target_to_pass = declared.defined_by_project ? std::nullopt : result.target,
-                                      .work_dir = request.work_dir,
-                                      .step_timeout_s = result.config.build_timeout_s,
-                                      .fresh = request.fresh};
-    ProjectBuild build = build_project(build_request);
-    if (request.progress) {
-      request.progress(fmt::format("build against torch {}: {}{}", release.version.to_string(), build.detail,
-                                   build.cached ? " (cached)" : ""));
-    }
+    ProjectBuild build = build_against(release, declared, request, result);
     if (!build.built) {
       result.findings.push_back(
           {.stage = "build",
@@ -179,9 +210,14 @@ void build_stage(const ReleaseStore& store, const StoredRelease& newest, const D
            .where = fmt::format("against torch {}", release.version.to_string()),
            .message = build.first_error.empty()
                           ? build.detail
-                          : fmt::format("{}: {}", build.detail, relative_to(build.first_error, result.project))});
+                          : fmt::format("{}: {}", build.detail,
+                                        compiler_message_for_author(build.first_error, result.project))});
     }
     result.builds.push_back(std::move(build));
+  }
+  if (auto hint = oldest_headers_that_build(store, declared, request, result)) {
+    auto failed = std::ranges::find(result.findings, std::string("build"), &Finding::stage);
+    failed->notes.push_back(*hint);
   }
 }
 
@@ -369,6 +405,7 @@ void judge(CheckResult& result) {
   for (const auto& finding : result.findings) {
     result.verdict.push_back(
         fmt::format("{} {}: [{}] {}", finding.stage, finding.where, finding.kind, finding.message));
+    for (const auto& note : finding.notes) result.verdict.push_back("  note: " + note);
   }
 }
 
@@ -388,6 +425,13 @@ std::string library_label(const CheckResult& result, const std::string& path) {
     }
   }
   return path;
+}
+
+std::string compiler_message_for_author(std::string text, const fs::path& project) {
+  const std::string prefix = project.string() + "/";
+  for (auto at = text.find(prefix); at != std::string::npos; at = text.find(prefix, at)) text.erase(at, prefix.size());
+  static const std::regex torch_include(R"((?:/[^\s:'"]*)?/site-packages/torch/include/(?:torch/csrc/api/include/)?)");
+  return std::regex_replace(text, torch_include, "");
 }
 
 fs::path default_check_work_dir(const fs::path& project) {
@@ -435,6 +479,13 @@ CheckResult run_check(const ReleaseStore& store, const CheckRequest& request) {
                                 "nothing was built or run",
                                 result.target->to_string(), result.target_source, known.back().to_string())});
     lint_stage(store, newest_release, sources, declared, resolved, result);
+    // When the lint explains the target as a typo (E005), this is what the typo causes: a note under it.
+    auto unknown = std::ranges::find(result.findings, std::string("unknown-release"), &Finding::kind);
+    auto typo = std::ranges::find(result.findings, std::string("E005"), &Finding::kind);
+    if (typo != result.findings.end()) {
+      typo->notes.push_back(fmt::format("[{}] {}", unknown->kind, unknown->message));
+      result.findings.erase(unknown);
+    }
     judge(result);
     return result;
   }

@@ -62,6 +62,10 @@ CheckResult run_check(const ReleaseStore& store, const CheckRequest& request);
 // How a built library is named to the author: "libops.so (build 2.15)"; other paths as they are.
 std::string library_label(const CheckResult& result, const std::string& path);
 
+// A compiler's message as the author reads it: files of the project relative to it, torch's headers as
+// the sources include them (torch/csrc/stable/ops.h), not where the store keeps them.
+std::string compiler_message_for_author(std::string text, const std::filesystem::path& project);
+
 // The directory for --work-dir's default: $XDG_CACHE_HOME (or ~/.cache)/torch-abi-check/check/<project hash>.
 std::filesystem::path default_check_work_dir(const std::filesystem::path& project);
 

@@ -48,7 +48,8 @@ void add_aoti_command(CLI::App& app, const CommonOptions& common, CommandAction&
       "aoti",
       "AOTInductor packages: compile the reference models at every stored release and load each under every later "
       "one (or load the .pt2 packages given under every stored release), compared with eager");
-  aoti->add_option("packages", options->packages, ".pt2 packages to load (default: the reference models)");
+  as_operand(aoti->add_option("packages", options->packages, ".pt2 packages to load (default: the reference models)"),
+             Operand::File);
   add_cell_run_options(aoti, options->run,
                        "compiled packages and cell results (default: $XDG_CACHE_HOME/torch-abi-check/aoti)",
                        "compile and run every cell again");

@@ -9,6 +9,7 @@
 #include "audit/shim_catalog.h"
 #include "baseline/release_history.h"
 #include "cli/command.h"
+#include "core/display_path.h"
 #include "report/audit_render.h"
 #include "report/report_document.h"
 
@@ -38,7 +39,7 @@ ExitCode run_audit(const AuditCommandOptions& options, const CommonOptions& comm
 
   AuditReport report = audit_paths(options.inputs, catalog, audit_options);
   for (const auto& failure : report.failures) {
-    std::cerr << fmt::format("torch-abi-check: error: {}: {}\n", failure.path, failure.problem);
+    std::cerr << fmt::format("torch-abi-check: error: {}: {}\n", printable_name(failure.path), failure.problem);
   }
   if (report.binaries.empty() && report.pt2_packages.empty()) return ExitCode::ToolError;
 
@@ -58,12 +59,16 @@ void add_audit_command(CLI::App& app, const CommonOptions& common, CommandAction
       ->add_option(
           "paths", options->inputs,
           "shared objects, .whl files, AOTInductor .pt2 packages, directories or installed package directories")
-      ->required();
-  audit->add_option("--target", options->target,
-                    "the oldest torch the binaries must load on (overrides markers and Requires-Dist)");
-  audit->add_option("--allowlist", options->allowlist,
-                    "TOML file of accepted unstable symbols and objects, each with a reason and an optional expiry "
-                    "(docs/suppressions.md)");
+      ->required()
+      // Not checked while parsing: the audit reads every path it can and names each it cannot.
+      ->type_name("PATH");
+  as_operand(audit->add_option("--target", options->target,
+                               "the oldest torch the binaries must load on (overrides markers and Requires-Dist)"),
+             Operand::Version);
+  as_operand(audit->add_option("--allowlist", options->allowlist,
+                               "TOML file of accepted unstable symbols and objects, each with a reason and an optional "
+                               "expiry (docs/suppressions.md)"),
+             Operand::File);
   add_baselines_option(audit, options->baselines);
   add_output_options(audit, options->outputs);
   audit->add_flag("-v,--verbose", options->verbose, "list every import with its category");

@@ -56,16 +56,22 @@ void add_baseline_command(CLI::App& app, const CommonOptions& common, CommandAct
   auto* command = app.add_subcommand(
       "baseline",
       "write a release's inventory, ABI model, library exports and operator schemas (shim_decls/<release>/)");
-  auto* torch = command->add_option("--torch", options->torch,
-                                    "a release (2.10), a torch package dir, or an include dir of headers");
-  auto* platform_wheel =
+  auto* torch = as_operand(command->add_option("--torch", options->torch,
+                                               "a release (2.10), a torch package dir, or an include dir of headers"),
+                           Operand::Release);
+  auto* platform_wheel = as_operand(
       command->add_option("--platform-wheel", options->platform_wheel,
                           "instead: a published torch wheel for macOS or Windows, whose shim exports are recorded as "
-                          "exports.<platform>.json where they differ from Linux's");
+                          "exports.<platform>.json where they differ from Linux's"),
+      Operand::File);
   torch->excludes(platform_wheel);
-  command->add_option("--out", options->out, "baseline directory (default: shim_decls/<release> of the project)");
-  command->add_option("--lib-dir", options->lib_dir,
-                      "where libtorch_cpu.so / libtorch_cuda.so are (default: the release's; none for a header tree)");
+  as_operand(
+      command->add_option("--out", options->out, "baseline directory (default: shim_decls/<release> of the project)"),
+      Operand::WorkDirectory);
+  as_operand(command->add_option(
+                 "--lib-dir", options->lib_dir,
+                 "where libtorch_cpu.so / libtorch_cuda.so are (default: the release's; none for a header tree)"),
+             Operand::Directory);
   command->add_option("--jobs", options->jobs, "parallel libclang parses (default: cores, at most 4)");
   command->add_flag("--bench", options->bench, "print how long the baseline took");
   command->callback([&action, &common, options] {
@@ -74,6 +80,10 @@ void add_baseline_command(CLI::App& app, const CommonOptions& common, CommandAct
       if (options->platform_wheel) return write_platform_exports(*options->platform_wheel, options->out);
       auto start = std::chrono::steady_clock::now();
       ResolvedRelease release = ReleaseStore::open(common.store_root).resolve(options->torch);
+      // A --lib-dir without torch's libraries would give a baseline that exports nothing, after minutes.
+      if (options->lib_dir && !std::filesystem::exists(*options->lib_dir / "libtorch_cpu.so")) {
+        throw ToolError(fmt::format("--lib-dir {}: no libtorch_cpu.so in it", options->lib_dir->string()));
+      }
       BaselineBuild build = build_baseline(release.include_dir, options->lib_dir ? options->lib_dir : release.lib_dir,
                                            {.jobs = options->jobs});
       if (!build.problems.empty()) {

@@ -44,8 +44,8 @@ void add_canary_command(CLI::App& app, const CommonOptions& common, CommandActio
   auto options = std::make_shared<CanaryCommandOptions>();
   auto* canary = app.add_subcommand(
       "canary", "load published extension wheels under every stored release and compare with the audit's prediction");
-  canary->add_option("--spec", options->spec, "canary spec (TOML; default: matrix/canary.toml)")
-      ->check(CLI::ExistingFile);
+  as_operand(canary->add_option("--spec", options->spec, "canary spec (TOML; default: matrix/canary.toml)"),
+             Operand::File);
   add_cell_run_options(canary, options->run,
                        "downloads, unpacked wheels and results (default: $XDG_CACHE_HOME/torch-abi-check/canary)",
                        "run every cell again (downloads are kept)");

@@ -76,15 +76,19 @@ void add_check_command(CLI::App& app, const CommonOptions& common, CommandAction
       "check",
       "lint, build, audit and smoke-test an extension project under every torch from its target to the newest (or "
       "audit an AOTInductor .pt2 package and load it under every stored torch from its minimum on)");
-  check
-      ->add_option("dir", options->project,
-                   "the project directory (CMakeLists.txt, setup.py or compile_commands.json), or a .pt2 package")
+  as_operand(
+      check->add_option("dir", options->project,
+                        "the project directory (CMakeLists.txt, setup.py or compile_commands.json), or a .pt2 package"),
+      Operand::FileOrDirectory)
       ->required();
-  check->add_option("--config", options->config,
-                    "a TOML file with the settings of [tool.torch-abi-check] (default: the project's pyproject.toml)");
-  check->add_option(
-      "--work-dir", options->work_dir,
-      "where builds and smoke runs go, outside the project (default: ~/.cache/torch-abi-check/check/<hash>)");
+  as_operand(check->add_option(
+                 "--config", options->config,
+                 "a TOML file with the settings of [tool.torch-abi-check] (default: the project's pyproject.toml)"),
+             Operand::File);
+  as_operand(check->add_option("--work-dir", options->work_dir,
+                               "where builds and smoke runs go, outside the project (default: "
+                               "~/.cache/torch-abi-check/check/<hash>)"),
+             Operand::WorkDirectory);
   add_baselines_option(check, options->baselines);
   check->add_flag("--fresh", options->fresh, "rebuild even when a cached build matches");
   add_output_options(check, options->outputs);

@@ -75,15 +75,17 @@ ExitCode run_ci_command(const CommonOptions& common, const CiOptions& options) {
 
 void add_ci_command(CLI::App& app, const CommonOptions& common, CommandAction& action) {
   auto options = std::make_shared<CiOptions>();
-  auto* ci = app.add_subcommand(
-      "ci",
-      "the main job: the matrix, the diff of every consecutive pair of baselines, the newest release's header "
-      "lint, the canary of published wheels and the AOTInductor suite, in one report");
+  auto* ci = app.add_subcommand("ci",
+                                "the main job: the matrix, the diff of every consecutive pair of baselines (and of "
+                                "newer stored releases), the newest release's header "
+                                "lint, the canary of published wheels and the AOTInductor suite, in one report");
   add_matrix_run_options(ci, options->run);
   add_baselines_option(ci, options->baselines);
-  ci->add_option("--out", options->out, "where report.html and report.json go (default: reports/)");
-  ci->add_option("--lint-torch", options->lint_torch,
-                 "the store release whose headers are linted (default: the newest)");
+  as_operand(ci->add_option("--out", options->out, "where report.html and report.json go (default: reports/)"),
+             Operand::WorkDirectory);
+  as_operand(ci->add_option("--lint-torch", options->lint_torch,
+                            "the store release whose headers are linted (default: the newest)"),
+             Operand::Release);
   add_canary_run_options(ci, options->canary);
   add_aoti_run_options(ci, options->aoti,
                        "stored releases that compile the AOTInductor reference models (repeatable; default: the "

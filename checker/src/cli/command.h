@@ -15,6 +15,23 @@
 
 namespace abicheck {
 
+// What an operand of the command line names. Its name is the type that --help shows (`--allowlist FILE`),
+// from which the bad-input suite (checker/tests/cli/test_bad_inputs.py) generates the bad values of every
+// operand of every command. Each is checked while the command line parses, before any work starts: a
+// bad one is one line that names the operand and the problem, and exit 2. What a file holds is its
+// reader's to judge, also before the long work.
+enum class Operand {
+  File,             // FILE: an existing regular file that can be read
+  Directory,        // DIR: an existing directory that can be read
+  FileOrDirectory,  // PATH: either, readable
+  Release,          // RELEASE: a version (2.10, 2.10.1, newest) or an existing torch package or header directory
+  Version,          // VERSION: a torch version (2.10, 2.10.1) or a TORCH_TARGET_VERSION value (0x020A000000000000)
+  Output,           // OUT: a file to write, or - for standard output: not a directory, in a writable directory
+  WorkDirectory,    // WORKDIR: a directory the command writes, created when missing under a writable one
+};
+// Gives `option` the kind's type name and check; returns it for more settings.
+CLI::Option* as_operand(CLI::Option* option, Operand kind);
+
 // Options every subcommand shares.
 struct CommonOptions {
   std::filesystem::path store_root;  // --store; empty means ReleaseStore::default_root()

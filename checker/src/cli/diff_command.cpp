@@ -26,12 +26,15 @@ void add_diff_command(CLI::App& app, const CommonOptions& common, CommandAction&
   };
   auto options = std::make_shared<Options>();
   auto* command = app.add_subcommand("diff", "compare the stable ABI of two releases; exit 1 on a breaking change");
-  command->add_option("old", options->old_spec, "a release (2.10), a baseline directory, or a torch dir / header tree")
+  as_operand(command->add_option("old", options->old_spec,
+                                 "a release (2.10), a baseline directory, or a torch dir / header tree"),
+             Operand::Release)
       ->required();
-  command->add_option("new", options->new_spec, "the same kinds of operand")->required();
-  command->add_option(
-      "--suppressions", options->suppressions,
-      "TOML file of accepted changes, each with a reason and an optional expiry (docs/suppressions.md)");
+  as_operand(command->add_option("new", options->new_spec, "the same kinds of operand"), Operand::Release)->required();
+  as_operand(command->add_option(
+                 "--suppressions", options->suppressions,
+                 "TOML file of accepted changes, each with a reason and an optional expiry (docs/suppressions.md)"),
+             Operand::File);
   add_baselines_option(command, options->baselines);
   add_output_options(command, options->outputs);
   command->add_flag("--all", options->show_compatible, "also list compatible additions one by one");

@@ -33,9 +33,13 @@ void add_inventory_command(CLI::App& app, const CommonOptions& common, CommandAc
   auto options = std::make_shared<Options>();
   auto* command = app.add_subcommand(
       "inventory", "list every declaration of a torch release's stable surface, with the target that shows it");
-  command->add_option("--torch", options->torch, "a release (2.10), a torch package dir, or an include dir of headers")
+  as_operand(command->add_option("--torch", options->torch,
+                                 "a release (2.10), a torch package dir, or an include dir of headers"),
+             Operand::Release)
       ->required();
-  command->add_option("--json", options->json_path, "write the inventory (shim_decls format) to FILE (-: stdout)");
+  as_operand(
+      command->add_option("--json", options->json_path, "write the inventory (shim_decls format) to OUT (-: stdout)"),
+      Operand::Output);
   command->add_option("--jobs", options->jobs, "parallel libclang parses (default: cores, at most 4)");
   command->callback([&action, &common, options] {
     action = [&common, options] {

@@ -74,11 +74,10 @@ ExitCode run_lint_headers(const CommonOptions& common, const LintOptions& option
 }
 
 void add_suppressions_option(CLI::App* command, std::optional<fs::path>& path) {
-  command
-      ->add_option("--suppressions", path,
-                   "TOML file of accepted findings ([[finding]] rule, file glob), each with a reason and an optional "
-                   "expiry (docs/suppressions.md)")
-      ->check(CLI::ExistingFile);
+  as_operand(command->add_option("--suppressions", path,
+                                 "TOML file of accepted findings ([[finding]] rule, file glob), each with a reason and "
+                                 "an optional expiry (docs/suppressions.md)"),
+             Operand::File);
 }
 
 }  // namespace
@@ -89,17 +88,21 @@ void add_lint_command(CLI::App& app, const CommonOptions& common, CommandAction&
   lint->require_subcommand(1);
 
   auto* extension = lint->add_subcommand("extension", "lint an extension's sources (rules E001-E012)");
-  extension->add_option("path", options->path, "the project directory, or its compile_commands.json")->required();
-  extension->add_option(
-      "--torch", options->torch,
-      "build torch B: a store release (2.12), a torch package dir or an include dir (default: the newest installed)");
-  extension->add_option("--target", options->target,
-                        "the target the build passes when the sources and build files do not say (2.10 or 0x…)");
-  extension
-      ->add_option("--root", options->root,
-                   "the project's root: its files are the ones linted (default: the directory given, or the "
-                   "project of the compile_commands.json)")
-      ->check(CLI::ExistingDirectory);
+  as_operand(extension->add_option("path", options->path, "the project directory, or its compile_commands.json"),
+             Operand::FileOrDirectory)
+      ->required();
+  as_operand(extension->add_option("--torch", options->torch,
+                                   "build torch B: a store release (2.12), a torch package dir or an include dir "
+                                   "(default: the newest installed)"),
+             Operand::Release);
+  as_operand(extension->add_option("--target", options->target,
+                                   "the target the build passes when the sources and build files do not say (2.10 or "
+                                   "0x…)"),
+             Operand::Version);
+  as_operand(extension->add_option("--root", options->root,
+                                   "the project's root: its files are the ones linted (default: the directory given, "
+                                   "or the project of the compile_commands.json)"),
+             Operand::Directory);
   add_suppressions_option(extension, options->suppressions);
   add_baselines_option(extension, options->baselines);
   add_output_options(extension, options->outputs);
@@ -108,13 +111,14 @@ void add_lint_command(CLI::App& app, const CommonOptions& common, CommandAction&
 
   auto* headers =
       lint->add_subcommand("headers", "lint torch's stable headers against the earlier baselines (H001-H007)");
-  headers->add_option("--torch", options->torch, "a store release (2.12), a torch package dir or an include dir")
+  as_operand(
+      headers->add_option("--torch", options->torch, "a store release (2.12), a torch package dir or an include dir"),
+      Operand::Release)
       ->required();
-  headers
-      ->add_option("--inventory", options->inventory,
-                   "lint this inventory (as `inventory --json` wrote it from the same headers) instead of "
-                   "collecting it again")
-      ->check(CLI::ExistingFile);
+  as_operand(headers->add_option("--inventory", options->inventory,
+                                 "lint this inventory (as `inventory --json` wrote it from the same headers) instead "
+                                 "of collecting it again"),
+             Operand::File);
   headers->add_flag("--stamp-baseline", options->stamp_baseline,
                     "collect the inventory, and when it equals the committed <baselines>/<release>/inventory.json, "
                     "record these headers' hash beside it (inventory.source.json) so that later runs reuse it");

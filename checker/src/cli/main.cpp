@@ -14,8 +14,10 @@ int main(int argc, char** argv) {
   app.fallthrough();
 
   CommonOptions common;
-  app.add_option("--store", common.store_root,
-                 "torch release store (default: $TORCH_ABI_CHECK_STORE, else $XDG_CACHE_HOME/torch-abi-check)");
+  as_operand(
+      app.add_option("--store", common.store_root,
+                     "torch release store (default: $TORCH_ABI_CHECK_STORE, else $XDG_CACHE_HOME/torch-abi-check)"),
+      Operand::WorkDirectory);
 
   CommandAction action;
   add_store_command(app, common, action);
@@ -49,7 +51,8 @@ int main(int argc, char** argv) {
   try {
     return static_cast<int>(action());
   } catch (const ToolError& error) {
-    std::cerr << "torch-abi-check: error: " << error.what() << "\n";
+    // An empty one was said already, by a helper that shared the terminal (the store's script).
+    if (*error.what() != '\0') std::cerr << "torch-abi-check: error: " << error.what() << "\n";
   } catch (const std::exception& error) {
     std::cerr << "torch-abi-check: internal error: " << error.what() << "\n";
   }

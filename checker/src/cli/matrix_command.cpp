@@ -39,8 +39,9 @@ void add_matrix_command(CLI::App& app, const CommonOptions& common, CommandActio
   auto* matrix = app.add_subcommand(
       "matrix", "build the reference kernels at every (build, target) and run them under every runtime release");
   // The spec was a positional argument before --spec; it is still accepted there.
-  matrix->add_option("spec", options->run.spec, "matrix spec (same as --spec)")->check(CLI::ExistingFile);
+  auto* spec = as_operand(matrix->add_option("spec", options->run.spec, "matrix spec (same as --spec)"), Operand::File);
   add_matrix_run_options(matrix, options->run);
+  spec->excludes("--spec");
   matrix->add_option("--shard", options->shard,
                      "run slice K of N (K/N): builds dealt round-robin, each with its cells; a run over the "
                      "shards' caches copied into one gives the whole report from the cache");

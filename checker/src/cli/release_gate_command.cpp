@@ -56,12 +56,15 @@ void add_release_gate_command(CLI::App& app, const CommonOptions& common, Comman
   auto* gate = app.add_subcommand(
       "release-gate",
       "check a torch release candidate: ABI diff against the last release, header lint, old builds run under it");
-  gate->add_option("--candidate", options->candidate,
-                   "a torch package directory (<env>/lib/pythonX.Y/site-packages/torch) or a version (from the "
-                   "store; installed when missing)")
+  as_operand(gate->add_option("--candidate", options->candidate,
+                              "a torch package directory (<env>/lib/pythonX.Y/site-packages/torch) or a version (from "
+                              "the store; installed when missing)"),
+             Operand::Release)
       ->required();
-  gate->add_option("--last", options->last,
-                   "the release it must stay compatible with (default: the newest committed baseline before it)");
+  as_operand(gate->add_option("--last", options->last,
+                              "the release it must stay compatible with (default: the newest committed baseline before "
+                              "it)"),
+             Operand::Release);
   add_matrix_run_options(gate, options->run);
   add_baselines_option(gate, options->baselines);
   add_canary_run_options(gate, options->canary);

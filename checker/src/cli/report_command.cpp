@@ -36,9 +36,8 @@ void add_report_command(CLI::App& app, const CommonOptions&, CommandAction& acti
   auto options = std::make_shared<ReportOptions>();
   auto* report = app.add_subcommand(
       "report", "render the --json output of any command (or several joined) as HTML, JUnit, SARIF, Markdown or JSON");
-  report->add_option("inputs", options->inputs, "JSON files written by a command's --json")
-      ->required()
-      ->check(CLI::ExistingFile);
+  as_operand(report->add_option("inputs", options->inputs, "JSON files written by a command's --json"), Operand::File)
+      ->required();
   add_output_options(report, options->outputs);
   report->add_option("--title", options->title, "the report's title");
   report->callback([&action, options] { action = [options] { return run_report_command(*options); }; });

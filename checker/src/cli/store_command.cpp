@@ -110,10 +110,12 @@ void add_store_command(CLI::App& app, const CommonOptions& common, CommandAction
 
   auto* install = store->add_subcommand(
       "install", "install torch releases (default: the newest patch of every minor release from 2.9 on)");
-  install->add_option("versions", options->install_versions, "versions such as 2.10 or 2.10.0");
-  install
-      ->add_option("--from", options->install_from,
-                   "the newest patch of every minor release from VERSION to the newest (a project's target)")
+  as_operand(install->add_option("versions", options->install_versions, "versions such as 2.10 or 2.10.0"),
+             Operand::Version);
+  as_operand(install->add_option("--from", options->install_from,
+                                 "the newest patch of every minor release from VERSION to the newest (a project's "
+                                 "target)"),
+             Operand::Version)
       ->excludes(install->get_option("versions"));
   install->add_option("--index-url", options->index_url,
                       "take torch's wheels from this package index (pip's --index-url; file:// works)");
@@ -136,15 +138,24 @@ void add_store_command(CLI::App& app, const CommonOptions& common, CommandAction
   });
 
   auto* list = store->add_subcommand("list", "show the installed releases");
-  list->add_option("--json", options->list_json, "write JSON to FILE (no FILE or -: standard output)")->expected(0, 1);
+  as_operand(list->add_option("--json", options->list_json, "write JSON to OUT (no OUT or -: standard output)"),
+             Operand::Output)
+      ->expected(0, 1);
   list->callback([&action, &common, options] {
     action = [&common, options] { return list_releases(open_store(common), options->list_json); };
   });
 
   auto* path = store->add_subcommand("path", "print the root of one installed release");
-  path->add_option("version", options->version, "2.10 (newest installed 2.10.x), 2.10.1 or newest")->required();
+  as_operand(path->add_option("version", options->version, "2.10 (newest installed 2.10.x), 2.10.1 or newest"),
+             Operand::Release)
+      ->required();
   path->callback([&action, &common, options] {
     action = [&common, options] {
+      // The root of a release the store holds; a torch directory is where it is already.
+      if (std::filesystem::exists(options->version)) {
+        throw ToolError(
+            fmt::format("{}: a directory, not an installed release (2.10, 2.10.1, newest)", options->version));
+      }
       std::cout << open_store(common).resolve(options->version).root.string() << "\n";
       return ExitCode::Clean;
     };
@@ -152,7 +163,7 @@ void add_store_command(CLI::App& app, const CommonOptions& common, CommandAction
 
   auto* adopt = store->add_subcommand(
       "adopt", "record the torch that an existing Python imports (a GPU machine's own) as a release, where it is");
-  adopt->add_option("python", options->python, "that environment's python")->required()->check(CLI::ExistingFile);
+  as_operand(adopt->add_option("python", options->python, "that environment's python"), Operand::File)->required();
   adopt->callback([&action, &common, options] {
     action = [&common, options] {
       return store_script_exit_code(open_store(common), {"adopt", std::filesystem::absolute(options->python).string()});
@@ -160,7 +171,9 @@ void add_store_command(CLI::App& app, const CommonOptions& common, CommandAction
   });
 
   auto* remove = store->add_subcommand("remove", "remove an installed release");
-  remove->add_option("version", options->version)->required();
+  as_operand(remove->add_option("version", options->version, "2.10 (newest installed 2.10.x) or 2.10.1"),
+             Operand::Version)
+      ->required();
   remove->callback([&action, &common, options] {
     action = [&common, options] {
       TorchVersion::parse(options->version);

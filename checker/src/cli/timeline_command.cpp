@@ -118,8 +118,9 @@ void add_timeline_command(CLI::App& app, const CommonOptions&, CommandAction& ac
   auto options = std::make_shared<Options>();
   auto* command = app.add_subcommand("timeline", "what each committed baseline added, changed and removed");
   add_baselines_option(command, options->baselines);
-  command->add_option("--markdown", options->markdown_path, "write Markdown to FILE (default: stdout)");
-  command->add_option("--html", options->html_path, "write HTML to FILE");
+  as_operand(command->add_option("--markdown", options->markdown_path, "write Markdown to OUT (default: stdout)"),
+             Operand::Output);
+  as_operand(command->add_option("--html", options->html_path, "write HTML to OUT"), Operand::Output);
   command->callback([&action, options] {
     action = [options] {
       ReleaseHistory history = ReleaseHistory::open(baselines_or_default(options->baselines));

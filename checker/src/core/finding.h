@@ -38,6 +38,9 @@ struct Finding {
   int line = 0;
   int column = 0;
   Consequence consequence = Consequence::Unstated;
+  // What else the same cause made a stage report, said under this finding rather than beside it: one
+  // mistake is one finding (a target's typo also makes it newer than the build and than every release).
+  std::vector<std::string> notes;
 };
 
 // What one kind of finding means and what a user can do about it: said once per kind, by the stage

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdlib>
 
+#include "core/file_text.h"
 #include "core/tool_error.h"
 
 namespace abicheck {
@@ -128,7 +129,7 @@ SuppressionFile SuppressionFile::load(const std::filesystem::path& path, std::sp
                                       CalendarDay today) {
   toml::table document;
   try {
-    document = toml::parse_file(path.string());
+    document = toml::parse(read_file_text(path), path.string());
   } catch (const toml::parse_error& error) {
     throw ToolError(fmt::format("{}:{}: {}", path.string(), error.source().begin.line, error.description()));
   }

@@ -13,8 +13,10 @@ namespace {
 
 void install_into_store(const ReleaseStore& store, const std::string& version) {
   ProcessResult result = run_store_script(store, {"install", version});
-  if (!result.succeeded())
-    throw ToolError(fmt::format("torch {}: the store could not install it ({})", version, result.describe()));
+  if (result.succeeded()) return;
+  // Exit 2 is the script's own refusal, already said on its one line (a version PyPI does not have).
+  if (result.exit_code == 2) throw ToolError("");
+  throw ToolError(fmt::format("torch {}: the store could not install it ({})", version, result.describe()));
 }
 
 }  // namespace

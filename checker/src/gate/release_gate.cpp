@@ -82,6 +82,7 @@ ReleaseGateResult run_release_gate(const ReleaseStore& store, const ReleaseGateR
   MatrixOptions matrix = request.matrix;
   matrix.newest_release = result.last;
   matrix.runtimes = {candidate};
+  matrix.baselines = request.baselines;
   result.matrix = run_matrix(request.spec, store, matrix);
 
   AuditOptions audit;

@@ -37,17 +37,19 @@ struct MainJobRequest {
 
 struct MainJobResult {
   MatrixResult matrix;
-  std::vector<AbiDiff> diffs;  // every pair of consecutive committed baselines, oldest first
+  // Every pair of consecutive committed baselines, then on to each stored release newer than them
+  // (its baseline built from the store), oldest first.
+  std::vector<AbiDiff> diffs;
   StoredRelease lint_release;
   LintRun lint;  // lint_release's headers against the baselines before it
   std::optional<CanaryResult> canary;
   std::optional<AotiResult> aoti;
 };
 
-// Runs the matrix, diffs every consecutive pair of committed baselines, lints the headers of the
-// newest stored release (or lint_torch), and runs the canary and the aoti suite under every stored
-// release. Throws
-// ToolError when the store or the baselines are missing.
+// Runs the matrix, diffs every consecutive pair of committed baselines (and of the stored releases
+// newer than them, built from the store), lints the headers of the newest stored release (or
+// lint_torch), and runs the canary and the aoti suite under every stored release. Throws ToolError
+// when the store or the baselines are missing.
 MainJobResult run_main_job(const ReleaseStore& store, const MainJobRequest& request);
 
 // The job's verdict: the matrix's, every diff's, the lint's (paths relative to the linted release's

@@ -29,7 +29,8 @@ Judgement judge_lint(const LintReport& report, const std::filesystem::path& disp
          .file = file,
          .line = d.where.line,
          .column = d.where.column,
-         .consequence = d.consequence});
+         .consequence = d.consequence,
+         .notes = d.notes});
   }
   for (const auto& problem : report.suppression_problems)
     judgement.findings.push_back(suppression_finding(problem, "lint"));

@@ -41,6 +41,7 @@ struct LintDiagnostic {
   LintSeverity severity = LintSeverity::Error;
   std::string message;
   Consequence consequence = Consequence::Unstated;  // what the message says happens to the extension
+  std::vector<std::string> notes;                   // findings of other rules that follow from this one
 
   auto operator<=>(const LintDiagnostic&) const = default;
 };

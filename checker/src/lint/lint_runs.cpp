@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 
 #include "baseline/release_baseline.h"
 #include "baseline/release_history.h"
@@ -47,7 +48,18 @@ LintRun lint_extension(const ReleaseStore& store, const ResolvedRelease& build, 
   ExtensionSources sources =
       request.sources ? *request.sources : find_extension_sources(request.path, source_discovery(store, build));
   run.notes.push_back(sources.units_note);
-  if (!request.root.empty()) sources.root = fs::absolute(request.root).lexically_normal();
+  if (!request.root.empty()) {
+    sources.root = fs::absolute(request.root).lexically_normal();
+    // A root that holds none of the sources would lint nothing and pass.
+    bool any_under_root = std::ranges::any_of(sources.units, [&](const UnitToParse& unit) {
+      std::string relative = fs::absolute(unit.source).lexically_normal().lexically_relative(sources.root).string();
+      return !relative.empty() && !relative.starts_with("..");
+    });
+    if (!any_under_root) {
+      throw ToolError(fmt::format("--root {}: none of the project's {} source(s) lies under it", request.root.string(),
+                                  sources.units.size()));
+    }
+  }
   if (request.target) {
     for (auto& unit : sources.units) {
       if (!unit.command_line_targets.empty()) continue;
@@ -68,8 +80,23 @@ LintRun lint_extension(const ReleaseStore& store, const ResolvedRelease& build, 
 
   ReleaseHistory history = ReleaseHistory::open(request.baselines);
   std::optional<ShimInventory> inventory;
+  std::map<TorchVersion, OperatorSchemas> operator_schemas = history.operator_schemas();
   if (auto committed = history.find(build_version.minor_release())) {
     inventory = load_inventory(*committed / kInventoryFile);
+  } else if (build.origin != ReleaseOrigin::HeaderTree) {
+    // A real torch whose baseline is not committed yet (a release out today, a nightly): what the
+    // baseline would hold is computed from it, so that E003, E010 and E011 still judge its builds.
+    auto started = std::chrono::steady_clock::now();
+    inventory = collect_inventory(build.include_dir, {.untargeted_errors_as_notes = true});
+    std::optional<fs::path> python;
+    if (build.installed) python = build.installed->python;
+    if (auto schemas = release_operator_schemas(python, build.lib_dir)) {
+      operator_schemas[build_version.minor_release()] = std::move(*schemas);
+    }
+    run.notes.push_back(fmt::format("{}: no baseline of {}; its inventory{} computed from {} in {:.1f} s",
+                                    history.directory().string(), build_version.minor_release().to_string(),
+                                    python ? " and operator schemas" : "", build.root.string(),
+                                    std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()));
   } else {
     run.notes.push_back(fmt::format(
         "{}: no baseline of {}; E003 (API newer than the target) and E010 (API no release declares) are not checked",
@@ -78,8 +105,15 @@ LintRun lint_extension(const ReleaseStore& store, const ResolvedRelease& build, 
   ExtensionLintContext context{build_version.minor_release(), known_releases(store, request.baselines),
                                inventory ? &*inventory : nullptr};
   // Without B's baseline, "no release declares it" cannot be told from "B declares it" (E003's case).
-  if (inventory) context.released_names = first_declaring_releases_by_name(history.inventories());
-  context.operator_schemas = history.operator_schemas();
+  if (inventory) {
+    std::vector<ShimInventory> inventories = history.inventories();
+    if (!history.has(build_version.minor_release())) {
+      inventories.push_back(*inventory);
+      std::ranges::sort(inventories, {}, [](const ShimInventory& each) { return each.release.minor_release(); });
+    }
+    context.released_names = first_declaring_releases_by_name(inventories);
+  }
+  context.operator_schemas = std::move(operator_schemas);
   for (const auto& rule : extension_rules()) run.report.rules.push_back(rule.rule);
   run.report.diagnostics = run_extension_rules(facts, context);
   run.translation_units = facts.units.size();

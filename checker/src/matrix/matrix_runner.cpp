@@ -60,6 +60,10 @@ std::vector<StoredRelease> releases_in_scope(const ReleaseStore& store, const Ma
   return releases;
 }
 
+fs::path baselines_of(const MatrixOptions& options) {
+  return options.baselines.empty() ? project_baselines_dir() : options.baselines;
+}
+
 // The cells of one shard: their builds' places among the distinct builds, in plan order, modulo N.
 void keep_shard(std::vector<PlannedCell>& cells, const MatrixShard& shard) {
   std::map<std::string, std::size_t> build_order;
@@ -76,7 +80,7 @@ void keep_shard(std::vector<PlannedCell>& cells, const MatrixShard& shard) {
 
 std::vector<PlannedCell> plan_cells(const MatrixSpec& spec, const ReleaseStore& store, const MatrixOptions& options) {
   const auto releases = releases_in_scope(store, options);
-  const ReleaseHistory history = ReleaseHistory::open(project_baselines_dir());
+  const ReleaseHistory history = ReleaseHistory::open(baselines_of(options));
   const auto& known_releases = history.releases();
   std::vector<PlannedCell> cells;
   for (const auto& suite : spec.suites) {
@@ -533,7 +537,7 @@ MatrixResult run_matrix(const MatrixSpec& spec, const ReleaseStore& store, const
   }
   result.builds_total = static_cast<int>(builds.size());
   result.builds_cached = static_cast<int>(std::ranges::count_if(builds, [](const BuildRecord& b) { return b.cached; }));
-  result.coverage = measure_shim_coverage(result.cells, ReleaseHistory::open(project_baselines_dir()),
+  result.coverage = measure_shim_coverage(result.cells, ReleaseHistory::open(baselines_of(options)),
                                           counter.library.has_value(), counter.unavailable);
   result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return result;

@@ -87,6 +87,9 @@ struct MatrixOptions {
   // `--sample`: of each suite's build releases only the oldest and the newest, each still at every
   // target and under every runtime (the two ends of the B >= T triangle, about a third of its cost).
   bool sample_builds = false;
+  // The committed baselines the default targets and the shim coverage are read from (a command's
+  // --baselines); empty: the project's shim_decls/.
+  std::filesystem::path baselines;
 };
 
 // The cache directory when --cache-dir is not given: $XDG_CACHE_HOME (or ~/.cache)/torch-abi-check/matrix-cache.

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "core/file_text.h"
 #include "core/project_paths.h"
 #include "core/tool_error.h"
 #include "core/torch_version.h"
@@ -98,7 +99,7 @@ std::string backend_name(Backend backend) {
 MatrixSpec load_matrix_spec(const std::filesystem::path& file) {
   toml::table document;
   try {
-    document = toml::parse_file(file.string());
+    document = toml::parse(read_file_text(file), file.string());
   } catch (const toml::parse_error& error) {
     fail(file, fmt::format("line {}: {}", error.source().begin.line, error.description()));
   }

@@ -24,6 +24,23 @@ std::vector<std::string> library_names(const ProjectBuild& build) {
   return libraries;
 }
 
+// The audit's two figures in the project's terms, beside them: from which release the library loads
+// (its imports alone), how that stands to the target, and API it looks up at run time beyond that.
+std::string min_torch_meaning(const ObjectAudit& object, const std::optional<TorchVersion>& target) {
+  if (!object.min_torch_to_load) return "";
+  const TorchVersion loads = *object.min_torch_to_load;
+  std::string text = fmt::format(": its imports load on torch {} and newer", loads.to_string());
+  if (target) {
+    text += loads <= *target ? fmt::format(", its target {} included", target->to_string())
+                             : fmt::format(", so not on its target {}", target->to_string());
+  }
+  if (object.min_torch && *object.min_torch > loads) {
+    text += fmt::format("; it looks up API of torch {} at run time, which it may call only on {} and newer",
+                        object.min_torch->to_string(), object.min_torch->to_string());
+  }
+  return text;
+}
+
 }  // namespace
 
 json check_document(const CheckResult& result) {
@@ -74,8 +91,9 @@ std::string render_check_text(const CheckResult& result) {
                         libraries.empty() ? "" : fmt::format(": {}", fmt::join(libraries, ", ")));
   }
   for (const auto& object : result.audit.binaries) {
-    text += fmt::format("audit {}: {}, {}\n", library_label(result, object.path), to_string(object.verdict),
-                        min_torch_text(object.min_torch, object.min_torch_to_load));
+    text += fmt::format("audit {}: {}, {}{}\n", library_label(result, object.path), to_string(object.verdict),
+                        min_torch_text(object.min_torch, object.min_torch_to_load),
+                        min_torch_meaning(object, result.target));
   }
   if (!result.smoke.cells.empty()) {
     text += "smoke runs (rows: build / target, columns: runtime)\n" + render_matrix_grid(matrix_section(result.smoke));

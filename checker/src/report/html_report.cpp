@@ -538,7 +538,7 @@ std::string render_findings(const json& verdict, const std::vector<StageFindings
         std::string severity = text_of(*finding, "severity");
         html += fmt::format("<tr><td class=\"{}\">{}</td><td class=\"where\"><code>{}</code></td><td>{}</td></tr>\n",
                             severity == "warning" ? "" : "finding", escape_markup(severity),
-                            escape_markup(text_of(*finding, "where")), escape_markup(text_of(*finding, "message")));
+                            escape_markup(text_of(*finding, "where")), escape_markup(message_with_notes(*finding)));
       }
       html += "</tbody></table>\n</details>\n";
     }

@@ -41,6 +41,7 @@ std::string render_lint_text(const LintReport& report, const std::filesystem::pa
     std::string place = display_path(d.where.file, display_base);
     if (d.where.line > 0) place += fmt::format(":{}:{}", d.where.line, std::max(d.where.column, 1));
     text += fmt::format("{}: {}: [{}] {}\n", place, to_string(d.severity), d.rule, d.message);
+    for (const auto& note : d.notes) text += fmt::format("{}: note: {}\n", place, note);
   }
   text += render_suppression_problems_text(report.suppression_problems);
   return text;

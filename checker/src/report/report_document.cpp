@@ -26,6 +26,7 @@ json finding_json(const Finding& finding) {
     item["column"] = finding.column;
   }
   if (finding.consequence != Consequence::Unstated) item["consequence"] = to_string(finding.consequence);
+  if (!finding.notes.empty()) item["notes"] = finding.notes;
   return item;
 }
 
@@ -57,7 +58,8 @@ Finding finding_from_json(const json& item) {
       .file = item.value("file", ""),
       .line = item.value("line", 0),
       .column = item.value("column", 0),
-      .consequence = consequence_named(item.value("consequence", ""))};
+      .consequence = consequence_named(item.value("consequence", "")),
+      .notes = item.value("notes", std::vector<std::string>{})};
   return finding;
 }
 
@@ -80,6 +82,14 @@ json new_report_document(std::string_view command, std::string_view title, const
             {"findings", findings},
             {"consequences", consequence_counts(judgement.findings)},
             {"kinds", kinds}}}};
+}
+
+std::string message_with_notes(const json& finding) {
+  std::string text = finding.value("message", "");
+  if (auto notes = finding.find("notes"); notes != finding.end() && notes->is_array()) {
+    for (const auto& note : *notes) text += "; note: " + note.get<std::string>();
+  }
+  return text;
 }
 
 std::string consequence_line(const json& verdict) {

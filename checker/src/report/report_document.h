@@ -18,7 +18,7 @@ namespace abicheck {
 //    "audit": {...}, "lint": {...}, "matrix": {...}, "canary": {...}, "diffs": [{...}], "check": {...},
 //    "gate": {...}}
 // The verdict is the stage's own judgement, written once; renderers and `report` never judge again.
-inline constexpr int kReportSchemaVersion = 12;
+inline constexpr int kReportSchemaVersion = 13;
 
 // A document of `command` with the judgement as its verdict; the caller adds the sections.
 nlohmann::json new_report_document(std::string_view command, std::string_view title, const Judgement& judgement);
@@ -26,6 +26,9 @@ nlohmann::json new_report_document(std::string_view command, std::string_view ti
 // The verdict's error findings by what they say happens to an extension ("errors by consequence: 3 do
 // not compile, ..."), for the summaries people read; empty for a clean verdict.
 std::string consequence_line(const nlohmann::json& verdict);
+// A finding's message with its notes (what the same cause made other rules report) after it, for the
+// formats that give a finding one cell or one line.
+std::string message_with_notes(const nlohmann::json& finding);
 
 // The judgement a document carries (its "verdict").
 Judgement judgement_of(const nlohmann::json& document);

@@ -61,11 +61,10 @@ std::string render_report_junit(const json& document) {
     if (!is_error(finding)) continue;
     stages_with_findings.insert(string_field(finding, "stage"));
     if (told_by_cells(finding)) continue;
-    cases.push_back(
-        {.class_name = command + "." + string_field(finding, "stage"),
-         .name = string_field(finding, "where"),
-         .outcome = JUnitCase::Outcome::Failed,
-         .message = fmt::format("[{}] {}", string_field(finding, "kind"), string_field(finding, "message"))});
+    cases.push_back({.class_name = command + "." + string_field(finding, "stage"),
+                     .name = string_field(finding, "where"),
+                     .outcome = JUnitCase::Outcome::Failed,
+                     .message = fmt::format("[{}] {}", string_field(finding, "kind"), message_with_notes(finding))});
   }
   for (const char* stage : {"diff", "lint", "audit"}) {
     std::string section = stage == std::string_view("diff") ? "diffs" : stage;
@@ -89,7 +88,7 @@ std::string render_report_markdown(const json& document) {
       markdown +=
           fmt::format("| {} | {} | {} | `{}` | {} |\n", string_field(finding, "stage"), string_field(finding, "kind"),
                       string_field(finding, "severity"), markdown_cell(string_field(finding, "where")),
-                      markdown_cell(string_field(finding, "message")));
+                      markdown_cell(message_with_notes(finding)));
     }
   }
   if (document.contains("matrix")) markdown += "\n## Matrix\n\n" + render_matrix_markdown(document["matrix"]);

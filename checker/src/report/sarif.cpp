@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "report/report_document.h"
+
 namespace abicheck {
 namespace {
 
@@ -68,7 +70,7 @@ std::string render_report_sarif(const nlohmann::json& document) {
     results.push_back({{"ruleId", kind},
                        {"ruleIndex", known - rule_ids.begin()},
                        {"level", sarif_level(finding.value("severity", "error"))},
-                       {"message", {{"text", finding.value("message", "")}}},
+                       {"message", {{"text", message_with_notes(finding)}}},
                        {"locations", ordered::array({{{"physicalLocation", physical}}})}});
   }
   ordered driver = {{"name", "torch-abi-check"}, {"version", TORCH_ABI_CHECK_VERSION}, {"rules", rules}};

@@ -29,7 +29,7 @@ std::vector<std::pair<fs::path, Unloadable>> unloadable_packages() {
   const fs::path no_model = scratch / "no_model.pt2";
   testing::write_zip(no_model, {{"model/archive_format", "pt2"}, {"model/archive_version", "0"}});
   packages.push_back({no_model, {"no model", "holds no AOTInductor model"}});
-  packages.push_back({scratch / "absent.pt2", {"absent", "no such .pt2 package"}});
+  packages.push_back({scratch / "absent.pt2", {"absent", "no such file or directory"}});
   return packages;
 }
 

@@ -40,12 +40,24 @@ std::set<std::string> tree_of(const fs::path& directory) {
   return paths;
 }
 
+// A note of the finding holds each of `notes_contain` (what the same cause made other stages say).
+bool has_notes(const json& finding, const json& expected) {
+  if (!expected.contains("notes_contain")) return !finding.contains("notes");
+  if (!finding.contains("notes") || finding["notes"].size() != expected["notes_contain"].size()) return false;
+  return std::ranges::all_of(expected["notes_contain"], [&](const json& words) {
+    return std::ranges::any_of(finding["notes"], [&](const json& note) {
+      return note.get<std::string>().find(words.get<std::string>()) != std::string::npos;
+    });
+  });
+}
+
 bool has_finding(const json& findings, const json& expected) {
   return std::ranges::any_of(findings, [&](const json& finding) {
     return finding["stage"] == expected["stage"] && finding["where"] == expected["where"] &&
            finding["kind"] == expected["kind"] &&
            finding["message"].get<std::string>().find(expected["message_contains"].get<std::string>()) !=
-               std::string::npos;
+               std::string::npos &&
+           has_notes(finding, expected);
   });
 }
 

@@ -168,6 +168,8 @@ TEST_F(ReleaseGateBadInput, EachIsOneLineAndExitTwo) {
   fs::create_directories(no_python / "include" / "torch");
   std::ofstream(no_python / "version.py") << "__version__ = '2.16.0a0+git0123abc'\ncuda: Optional[str] = None\n";
 
+  const fs::path no_baselines = output_ / "no-baselines";  // a directory without one
+  fs::create_directories(no_baselines);
   const std::vector<BadGateInput> cases = {
       {"neither a path nor a version",
        {},
@@ -177,11 +179,11 @@ TEST_F(ReleaseGateBadInput, EachIsOneLineAndExitTwo) {
       {"an environment without python", {}, no_python.string(), "no python for this torch"},
       {"last release not older", {"--last", "2.15"}, "", "--last 2.15: not older than the candidate 2.15"},
       {"no baseline of the last release",
-       {"--last", "2.8", "--baselines", (output_ / "none").string()},
+       {"--last", "2.8", "--baselines", no_baselines.string()},
        "",
        "no committed baseline of the last release 2.8"},
       {"no baseline older than the candidate",
-       {"--baselines", (output_ / "none").string()},
+       {"--baselines", no_baselines.string()},
        "",
        "no committed baseline older than the candidate 2.15"},
       {"a bad last version", {"--last", "two"}, "", "two"},

@@ -27,7 +27,7 @@ bool has_code_before(const std::string& prefix) {
 }  // namespace
 
 std::vector<ExpectedDiagnostic> read_expectations(const std::filesystem::path& fixture_dir) {
-  static const std::regex entry(R"(expect: \[([A-Z][0-9]{3})\])");
+  static const std::regex entry(R"(expect(-note)?: \[([A-Z][0-9]{3})\])");
   std::vector<ExpectedDiagnostic> expectations;
   for (const auto& item : std::filesystem::recursive_directory_iterator(fixture_dir)) {
     if (!item.is_regular_file()) continue;
@@ -45,7 +45,7 @@ std::vector<ExpectedDiagnostic> read_expectations(const std::filesystem::path& f
         auto text_begin = matches[i].position(0) + matches[i].length(0);
         auto text_end = i + 1 < matches.size() ? matches[i + 1].position(0) : static_cast<long>(line.size());
         expectations.push_back({{item.path().lexically_normal(), target_line, 0},
-                                matches[i][1].str(),
+                                (matches[i][1].matched ? "note:" : "") + matches[i][2].str(),
                                 trim(line.substr(text_begin, text_end - text_begin))});
       }
     }
@@ -53,8 +53,19 @@ std::vector<ExpectedDiagnostic> read_expectations(const std::filesystem::path& f
   return expectations;
 }
 
-std::vector<std::string> mismatches(const std::vector<LintDiagnostic>& found,
+std::vector<std::string> mismatches(const std::vector<LintDiagnostic>& reported,
                                     const std::vector<ExpectedDiagnostic>& expected) {
+  // A note "[E004] ..." under a finding is met by an `expect-note: [E004]` at the finding's line.
+  static const std::regex note_of_rule(R"(^\[([A-Z][0-9]{3})\] (.*)$)");
+  std::vector<LintDiagnostic> found;
+  for (const auto& diagnostic : reported) {
+    found.push_back(diagnostic);
+    for (const auto& note : diagnostic.notes) {
+      std::smatch parts;
+      if (!std::regex_match(note, parts, note_of_rule)) continue;
+      found.push_back({.where = diagnostic.where, .rule = "note:" + parts[1].str(), .message = parts[2].str()});
+    }
+  }
   std::vector<std::string> problems;
   std::vector<bool> met(expected.size(), false);
   for (const auto& diagnostic : found) {

@@ -10,10 +10,11 @@
 namespace abicheck::testing {
 
 // One `expect: [E003] words` comment of a lint fixture: the diagnostic the lint must report at
-// that line (a trailing comment) or at the next line (a comment alone on its line).
+// that line (a trailing comment) or at the next line (a comment alone on its line). `expect-note:
+// [E004] words` is a note under the finding there: another rule's finding of the same cause.
 struct ExpectedDiagnostic {
   SourcePosition where;  // column unused
-  std::string rule;
+  std::string rule;      // "E003", or "note:E004" for a note
   std::string message_part;
 };
 

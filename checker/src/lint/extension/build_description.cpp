@@ -27,7 +27,7 @@ constexpr std::chrono::seconds kSetupPyTimeout{120};
 std::optional<std::string> build_backend(const fs::path& pyproject) {
   if (!fs::is_regular_file(pyproject)) return std::nullopt;
   try {
-    toml::table document = toml::parse_file(pyproject.string());
+    toml::table document = toml::parse(read_file_text(pyproject), pyproject.string());
     return document["build-system"]["build-backend"].value<std::string>();
   } catch (const toml::parse_error& error) {
     throw ToolError(fmt::format("{}: line {}: {}", pyproject.string(), error.source().begin.line, error.description()));

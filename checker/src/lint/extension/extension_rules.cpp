@@ -1,5 +1,8 @@
 #include "lint/extension/extension_rules.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cctype>
 
 namespace abicheck {
@@ -16,7 +19,29 @@ const std::vector<ExtensionRule>& extension_rules() {
 std::vector<LintDiagnostic> run_extension_rules(const ExtensionFacts& facts, const ExtensionLintContext& context) {
   DiagnosticSink sink;
   for (const auto& rule : extension_rules()) rule.check(facts, context, rule.rule, sink);
-  return sink.take_sorted();
+  std::vector<LintDiagnostic> diagnostics = sink.take_sorted();
+  // One mistake, one finding: a finding of a rule that explains others (E005's typo makes the target
+  // newer than the build, E004) takes theirs as notes: those at its own place, else under its first.
+  for (const auto& rule : extension_rules()) {
+    if (rule.explains.empty()) continue;
+    if (std::ranges::find(diagnostics, rule.rule.id, &LintDiagnostic::rule) == diagnostics.end()) continue;
+    std::vector<LintDiagnostic> kept;
+    std::vector<LintDiagnostic> follow;
+    for (auto& diagnostic : diagnostics) {
+      bool follows = rule.explains.find(diagnostic.rule) != std::string_view::npos;
+      (follows ? follow : kept).push_back(std::move(diagnostic));
+    }
+    for (const auto& consequence : follow) {
+      auto is_cause = [&](const LintDiagnostic& d) { return d.rule == rule.rule.id; };
+      auto cause = std::ranges::find_if(kept, [&](const LintDiagnostic& d) {
+        return is_cause(d) && d.where.file == consequence.where.file && d.where.line == consequence.where.line;
+      });
+      if (cause == kept.end()) cause = std::ranges::find_if(kept, is_cause);
+      cause->notes.push_back(fmt::format("[{}] {}", consequence.rule, consequence.message));
+    }
+    diagnostics = std::move(kept);
+  }
+  return diagnostics;
 }
 
 std::optional<TorchVersion> unit_target(const TranslationUnitFacts& unit) {

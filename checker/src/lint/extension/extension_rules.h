@@ -32,6 +32,9 @@ struct ExtensionRule {
   LintRule rule;
   void (*check)(const ExtensionFacts& facts, const ExtensionLintContext& context, const LintRule& rule,
                 DiagnosticSink& sink);
+  // The rules whose findings follow from a finding of this one ("E004 E006"): when it reports, theirs
+  // become notes under its first finding, so that one mistake is one finding.
+  std::string_view explains = {};
 };
 
 const std::vector<ExtensionRule>& extension_rules();

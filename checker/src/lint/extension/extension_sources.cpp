@@ -216,9 +216,16 @@ ExtensionSources find_extension_sources(const fs::path& directory_or_database, c
     sources.units_origin = UnitsOrigin::CompileCommands;
     sources.units_note =
         fmt::format("translation units: {}: {}", database->string(), source_count(sources.units.size()));
-    return sources;
+  } else {
+    find_units_of_the_build(discovery, sources);
   }
-  find_units_of_the_build(discovery, sources);
+  // Nothing to lint is not a clean lint: the path is wrong, or the project is somewhere else.
+  if (sources.units.empty()) {
+    std::string because = sources.units_note.substr(sources.units_note.rfind("because ") + 8);
+    throw ToolError(
+        database ? fmt::format("{}: names no C++ or CUDA source", database->string())
+                 : fmt::format("{}: no C++ or CUDA source under it, and {}", directory_or_database.string(), because));
+  }
   return sources;
 }
 

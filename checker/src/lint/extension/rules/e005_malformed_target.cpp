@@ -93,6 +93,8 @@ void check(const ExtensionFacts& facts, const ExtensionLintContext& context, con
 
 }  // namespace
 
-ExtensionRule malformed_target_rule() { return {kRule, check}; }
+// A mis-encoded target is read as another release: newer than the build (E004), other than the pins
+// and the other definitions (E006). Those are what the typo causes, said under it.
+ExtensionRule malformed_target_rule() { return {kRule, check, "E004 E006"}; }
 
 }  // namespace abicheck

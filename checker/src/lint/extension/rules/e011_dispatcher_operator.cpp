@@ -32,11 +32,11 @@ void check(const ExtensionFacts& facts, const ExtensionLintContext& context, con
       }
       TorchVersion minimum = schema_holds_since(context.operator_schemas, context.build_torch, name);
       TorchVersion target = unit_target(unit).value_or(context.build_torch).minor_release();
-      if (target < minimum) {
-        const OperatorSchema* at_target = nullptr;
-        if (auto found = context.operator_schemas.find(target); found != context.operator_schemas.end()) {
-          at_target = found->second.find(name);
-        }
+      // What the target registers is a fact only with the target's own schemas (a --baselines without
+      // that release has none): without them, the call is not claimed to fail there.
+      auto at_target_release = context.operator_schemas.find(target);
+      if (target < minimum && at_target_release != context.operator_schemas.end()) {
+        const OperatorSchema* at_target = at_target_release->second.find(name);
         sink.report(rule, call.where,
                     fmt::format("operator '{}' has the schema this call is built for only from torch {}; at the "
                                 "target {} it is {}",
