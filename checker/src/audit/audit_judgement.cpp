@@ -36,6 +36,10 @@ constexpr KindRow kAuditKinds[] = {
      "Another minor version of the same device toolkit: the loader accepts it, a "
      "package's own version check may not.",
      "Nothing for the loader; check that the package's import does not compare minors."},
+    {"undefined-symbol",
+     "The binary imports a symbol that no library its load reaches defines (torch's, the libraries it and "
+     "torch NEED, the system's): the loader refuses it on those releases, whatever its verdict.",
+     "Link the library that defines the symbol (add it to the binary's NEEDED), or stop using the symbol."},
     {"dispatcher-operator",
      "An operator the binary calls through the dispatcher is missing or has another schema "
      "on a release it claims.",
@@ -81,6 +85,25 @@ std::vector<Finding> release_load_findings(const ObjectAudit& object, const std:
     }
   }
   std::vector<Finding> findings;
+  // A symbol nothing defines stops the loader whatever the verdict says of torch's symbols, so it is a
+  // finding of its own, one per set of symbols with the releases it holds for.
+  std::vector<std::pair<const ReleaseLoad*, std::vector<TorchVersion>>> undefined;
+  for (const auto& load : object.loads) {
+    if (!load.claimed || load.undefined_symbols.empty()) continue;
+    auto same = std::ranges::find_if(
+        undefined, [&](const auto& group) { return group.first->undefined_symbols == load.undefined_symbols; });
+    if (same == undefined.end()) undefined.push_back({&load, {load.release}});
+    else same->second.push_back(load.release);
+  }
+  for (const auto& [load, releases] : undefined) {
+    auto misfit = std::ranges::find_if(load->torch_misfits,
+                                       [](const std::string& text) { return text.starts_with("undefined symbol"); });
+    findings.push_back({.stage = "audit",
+                        .kind = "undefined-symbol",
+                        .where = where,
+                        .message = fmt::format("does not load into torch {}: {}", release_list(releases), *misfit),
+                        .consequence = Consequence::DoesNotLoad});
+  }
   for (const auto& [misfit, releases] : grouped) {
     std::string torch = fmt::format("torch {}", release_list(releases));
     std::string ships =
@@ -133,9 +156,11 @@ std::string release_load_summary(const ObjectAudit& object) {
   std::vector<TorchVersion> loads;
   std::vector<TorchVersion> device_blocks;
   std::vector<TorchVersion> symbols_block;
+  std::vector<TorchVersion> undefined_block;
   for (const auto& load : object.loads) {
     if (!load.claimed) continue;
     if (load.loads()) loads.push_back(load.release);
+    else if (!load.undefined_symbols.empty()) undefined_block.push_back(load.release);
     else if (!load.torch_symbols_fit()) symbols_block.push_back(load.release);
     else device_blocks.push_back(load.release);
   }
@@ -146,6 +171,9 @@ std::string release_load_summary(const ObjectAudit& object) {
     parts.push_back(fmt::format("not into {} (device runtime)", release_list(device_blocks)));
   }
   if (!symbols_block.empty()) parts.push_back(fmt::format("not into {} (torch symbols)", release_list(symbols_block)));
+  if (!undefined_block.empty()) {
+    parts.push_back(fmt::format("not into {} (undefined symbols)", release_list(undefined_block)));
+  }
   return fmt::format("{}: {}", object.path, fmt::join(parts, "; "));
 }
 

@@ -15,8 +15,9 @@ Judgement judge_audit(const AuditReport& report);
 // ...); `check` and the release gate explain the audit findings they make with it too.
 std::optional<KindText> audit_kind_text(std::string_view kind);
 
-// Why `object` does not load into the releases it claims, as far as the device runtime goes (its
-// torch symbols are the verdict's findings), one finding per reason with the releases it holds for;
+// Why `object` does not load into the releases it claims, as far as the device runtime and symbols
+// that no library of its load defines go (its torch symbols are the verdict's findings), one finding
+// per reason with the releases it holds for;
 // `where` names the object. Used by the audit, `check` and the release gate alike. A toolkit the
 // release was not built for is a warning: the binary is fine, and a build of that torch release for
 // its toolkit may exist on another index. Another major of a separately versioned library (cuDNN 8

@@ -11,6 +11,7 @@
 #include "audit/mapped_file.h"
 #include "audit/operator_uses.h"
 #include "audit/wheel_reader.h"
+#include "baseline/library_symbols.h"
 #include "core/file_text.h"
 #include "core/scoped_temp_dir.h"
 #include "core/tool_error.h"
@@ -398,8 +399,15 @@ ObjectAudit audit_imports(const BinaryImports& imports, std::string path, const 
     ClassifiedSymbol classified = classify_import(symbol, catalog);
     if (links_libtorch && classified.category == SymbolCategory::Unknown && !symbol.weak &&
         !symbol.name.starts_with("_") && classified.group.empty()) {
-      classified.category = SymbolCategory::UnstableTorch;
-      classified.group = kTorchCLinkageGroup;
+      // A symbol is torch's only when no system runtime defines it: an unversioned shm_open (librt's
+      // before glibc 2.34, libc's since) is the system's, however the object was linked.
+      if (std::string runtime = system_runtime_library_defining(symbol.name); !runtime.empty()) {
+        classified.category = SymbolCategory::System;
+        classified.group = runtime;
+      } else {
+        classified.category = SymbolCategory::UnstableTorch;
+        classified.group = kTorchCLinkageGroup;
+      }
     }
     imported_names.insert(symbol.name);
     if (classified.category == SymbolCategory::StableShim) {

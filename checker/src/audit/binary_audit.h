@@ -105,6 +105,10 @@ struct ReleaseLoad {
   std::size_t torch_cxx_imports = 0;
   bool torch_cxx_checked = false;
   std::vector<std::string> missing_torch_symbols;
+  // The other symbols it imports (weak ones and Python's C API aside) that no library its load reaches
+  // defines (audit/loader_scope.h), mangled, sorted; judged only where every library of the load was
+  // found. Each is a torch misfit too: the loader stops at an undefined symbol wherever it is from.
+  std::vector<std::string> undefined_symbols;
   std::vector<std::string> torch_misfits;  // why its torch symbols do not fit
   std::vector<DeviceMisfit> device_misfits;
 

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "audit/binary_audit.h"
+#include "audit/loader_scope.h"
 #include "baseline/torch_symbol_exports.h"
 #include "core/tool_error.h"
 
@@ -122,11 +123,31 @@ bool needs_other_library(const ObjectAudit& object) {
   });
 }
 
+// The undefined symbols the loader must bind and nothing the load reaches defines (LoaderScope): weak
+// imports are bound to null, Python's C API by the interpreter that imports the object, and what is
+// reported already: a libtorch C++ symbol torch does not export, a shim of a newer release (the
+// shim catalog says which releases export each).
+void add_undefined_symbol_misfit(const ObjectAudit& object, const LoaderScope& scope, ReleaseLoad& load) {
+  for (const auto& symbol : object.imports) {
+    if (symbol.weak || symbol.category == SymbolCategory::PythonCApi || symbol.category == SymbolCategory::StableShim) {
+      continue;
+    }
+    if (std::ranges::binary_search(load.missing_torch_symbols, symbol.name) || scope.defines(symbol.name)) continue;
+    load.undefined_symbols.push_back(symbol.name);
+  }
+  if (load.undefined_symbols.empty()) return;
+  load.torch_misfits.push_back(fmt::format("undefined symbol{} {} (defined by none of: {})",
+                                           load.undefined_symbols.size() == 1 ? "" : "s",
+                                           first_symbols(load.undefined_symbols), scope.searched()));
+}
+
 // libtorch's C++ ABI promises nothing across releases, but whether the loader binds an object is a
-// fact: every C++ symbol it imports from torch must be exported by the release's libraries. A plain
-// C name is taken for libtorch_python's only by elimination (kTorchCLinkageGroup), so it is not
-// checked when another library the object needs may define it.
-void add_torch_cxx_misfits(const ObjectAudit& object, const StoredRelease& release, ReleaseLoad& load) {
+// fact: every C++ symbol it imports from torch must be exported by the release's libraries, and every
+// other symbol it imports must be defined by a library its load reaches. A plain C name is taken for
+// libtorch_python's only by elimination (kTorchCLinkageGroup), so it is torch's only where torch
+// exports it: a system library's shm_open is not, and a name nothing defines is an undefined symbol.
+void add_symbol_misfits(const ObjectAudit& object, const StoredRelease& release, ReleaseLoad& load) {
+  // Before the libraries are read, a C name is not counted where another library the object needs may define it.
   const bool c_names_may_be_elsewhere = needs_other_library(object);
   std::vector<const ClassifiedSymbol*> imports;
   for (const auto& symbol : object.imports) {
@@ -134,39 +155,60 @@ void add_torch_cxx_misfits(const ObjectAudit& object, const StoredRelease& relea
     if (c_names_may_be_elsewhere && symbol.group == kTorchCLinkageGroup) continue;
     imports.push_back(&symbol);
   }
-  load.torch_cxx_imports = imports.size();
-  if (imports.empty()) return;
-  std::string count = fmt::format("{} libtorch C++ symbol{}", imports.size(), imports.size() == 1 ? "" : "s");
+  auto count = [](std::size_t n) { return fmt::format("{} libtorch C++ symbol{}", n, n == 1 ? "" : "s"); };
   const std::string version = release.version.to_full_string();
   if (object.format != BinaryFormat::Elf) {
+    load.torch_cxx_imports = imports.size();
+    if (imports.empty()) return;
     load.torch_misfits.push_back(
         fmt::format("imports {}; the store holds torch for Linux, whose exports say "
                     "nothing of torch {} for {}",
-                    count, version, platform_display_name(object.format)));
+                    count(imports.size()), version, platform_display_name(object.format)));
     return;
   }
   std::shared_ptr<const TorchSymbolExports> exports;
   try {
     exports = torch_symbol_exports(release.lib_dir);
   } catch (const ToolError& error) {
-    load.torch_misfits.push_back(
-        fmt::format("imports {}; the libraries of torch {} cannot be read: {}", count, version, error.what()));
+    load.torch_cxx_imports = imports.size();
+    if (imports.empty()) return;
+    load.torch_misfits.push_back(fmt::format("imports {}; the libraries of torch {} cannot be read: {}",
+                                             count(imports.size()), version, error.what()));
     return;
   }
   if (exports->libraries().empty()) {
-    load.torch_misfits.push_back(fmt::format("imports {}; torch {} has no libtorch or libc10 library in {}", count,
-                                             version, release.lib_dir.string()));
+    load.torch_cxx_imports = imports.size();
+    if (imports.empty()) return;
+    load.torch_misfits.push_back(fmt::format("imports {}; torch {} has no libtorch or libc10 library in {}",
+                                             count(imports.size()), version, release.lib_dir.string()));
     return;
   }
+  const LoaderScope scope(object.needed, release, exports);
+  imports.clear();
+  for (const auto& symbol : object.imports) {
+    if (symbol.category != SymbolCategory::UnstableTorch || symbol.weak) continue;
+    // Where every library of the load was found, a C name torch does not export is not torch's; where
+    // one was not, it still is not when another library defines it, and is torch's by elimination only
+    // when the object needs no library that might.
+    if (symbol.group == kTorchCLinkageGroup && !scope.defined_by_torch(symbol.name) &&
+        (scope.complete() || c_names_may_be_elsewhere || scope.defined_outside_torch(symbol.name))) {
+      continue;
+    }
+    imports.push_back(&symbol);
+  }
+  load.torch_cxx_imports = imports.size();
   load.torch_cxx_checked = true;
   for (const auto* symbol : imports) {
     if (!exports->exports(symbol->name)) load.missing_torch_symbols.push_back(symbol->name);
   }
+  std::ranges::sort(load.missing_torch_symbols);
   if (!load.missing_torch_symbols.empty()) {
     load.torch_misfits.push_back(fmt::format("torch {} does not export {} of the {} it imports: {}", version,
-                                             load.missing_torch_symbols.size(), count,
+                                             load.missing_torch_symbols.size(), count(imports.size()),
                                              first_symbols(load.missing_torch_symbols)));
   }
+  // A library of the load not found (one its wheel bundles, one the system lacks) may define anything.
+  if (scope.complete()) add_undefined_symbol_misfit(object, scope, load);
 }
 
 }  // namespace
@@ -192,7 +234,7 @@ ReleaseLoad assess_release_load(const ObjectAudit& object, const StoredRelease& 
       object.declared_target ? std::optional(object.declared_target->version) : object.min_torch_to_load;
   // Per minor release: `torch==2.9.1` claims 2.9.1, and the stable ABI does not change within a minor.
   load.claimed = !oldest || minor >= oldest->minor_release();
-  add_torch_cxx_misfits(object, release, load);
+  add_symbol_misfits(object, release, load);
   for (const auto& shim : object.shims) {
     if (!shim.introduced && !shim.dynamic_lookup) {
       load.torch_misfits.push_back(fmt::format("imports {}, which no known torch release declares", shim.name));

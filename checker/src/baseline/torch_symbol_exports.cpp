@@ -1,12 +1,9 @@
 #include "baseline/torch_symbol_exports.h"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
-#include <charconv>
-#include <cstring>
 #include <map>
 #include <mutex>
 #include <set>
@@ -28,8 +25,6 @@ constexpr std::string_view kCacheHeader = "torch-abi-check torch-exports 1\n";
 
 constexpr std::array kTorchLibraryPrefixes = {std::string_view("libtorch"), std::string_view("libc10"),
                                               std::string_view("libshm"), std::string_view("libcaffe2")};
-
-std::uint64_t name_digest(std::string_view name) { return ContentHash().add(name).value(); }
 
 }  // namespace
 
@@ -65,52 +60,22 @@ TorchSymbolExports TorchSymbolExports::read(const fs::path& lib_dir) {
   TorchSymbolExports exports;
   for (const auto& library : torch_libraries(lib_dir)) {
     exports.libraries_.push_back(library.filename().string());
-    for_each_exported_symbol(library, [&](std::string_view name) { exports.hashes_.push_back(name_digest(name)); });
+    for_each_exported_symbol(library, [&](std::string_view name) { exports.symbols_.add(name); });
   }
-  std::ranges::sort(exports.hashes_);
-  exports.hashes_.erase(std::unique(exports.hashes_.begin(), exports.hashes_.end()), exports.hashes_.end());
+  exports.symbols_.seal();
   return exports;
 }
 
-bool TorchSymbolExports::exports(std::string_view symbol) const {
-  return std::ranges::binary_search(hashes_, name_digest(symbol));
-}
+bool TorchSymbolExports::exports(std::string_view symbol) const { return symbols_.contains(symbol); }
 
-// Format: the header line, the library names on one line (space-separated), the digest count on
-// one line, then the digests as 8-byte integers in this machine's byte order (the cache is this
-// machine's own).
-std::string TorchSymbolExports::serialize() const {
-  std::string bytes = fmt::format("{}{}\n{}\n", kCacheHeader, fmt::join(libraries_, " "), hashes_.size());
-  std::size_t start = bytes.size();
-  bytes.resize(start + hashes_.size() * sizeof(std::uint64_t));
-  std::memcpy(bytes.data() + start, hashes_.data(), hashes_.size() * sizeof(std::uint64_t));
-  return bytes;
-}
+std::string TorchSymbolExports::serialize() const { return symbols_.serialize(kCacheHeader, libraries_); }
 
 std::optional<TorchSymbolExports> TorchSymbolExports::deserialize(std::string_view bytes) {
-  if (!bytes.starts_with(kCacheHeader)) return std::nullopt;
-  bytes.remove_prefix(kCacheHeader.size());
-  std::size_t libraries_end = bytes.find('\n');
-  if (libraries_end == std::string_view::npos) return std::nullopt;
-  std::size_t count_end = bytes.find('\n', libraries_end + 1);
-  if (count_end == std::string_view::npos) return std::nullopt;
-  std::size_t count = 0;
-  std::string_view count_text = bytes.substr(libraries_end + 1, count_end - libraries_end - 1);
-  auto [end, error] = std::from_chars(count_text.data(), count_text.data() + count_text.size(), count);
-  std::string_view digests = bytes.substr(count_end + 1);
-  if (error != std::errc() || end != count_text.data() + count_text.size() ||
-      digests.size() != count * sizeof(std::uint64_t)) {
-    return std::nullopt;
-  }
+  auto read = SymbolDigests::deserialize(bytes, kCacheHeader);
+  if (!read) return std::nullopt;
   TorchSymbolExports exports;
-  std::string_view names = bytes.substr(0, libraries_end);
-  for (std::size_t begin = 0; begin < names.size();) {
-    std::size_t space = std::min(names.find(' ', begin), names.size());
-    exports.libraries_.emplace_back(names.substr(begin, space - begin));
-    begin = space + 1;
-  }
-  exports.hashes_.resize(count);
-  std::memcpy(exports.hashes_.data(), digests.data(), digests.size());
+  exports.symbols_ = std::move(read->first);
+  exports.libraries_ = std::move(read->second);
   return exports;
 }
 

@@ -1,12 +1,13 @@
 #pragma once
 
-#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "baseline/symbol_digests.h"
 
 namespace abicheck {
 
@@ -27,7 +28,7 @@ class TorchSymbolExports {
 
   bool exports(std::string_view symbol) const;
   const std::vector<std::string>& libraries() const { return libraries_; }  // file names, sorted
-  std::size_t symbol_count() const { return hashes_.size(); }
+  std::size_t symbol_count() const { return symbols_.size(); }
 
   // The cache file's bytes, and back (nullopt for a file of another format or a truncated one).
   std::string serialize() const;
@@ -35,11 +36,7 @@ class TorchSymbolExports {
 
  private:
   std::vector<std::string> libraries_;
-  // The 64-bit FNV-1a digest (ContentHash) of each exported name, sorted: a few MB for a CUDA
-  // release's ~10^6 names instead of ~100 MB of text. Two names of one digest would make a missing
-  // symbol look exported; for the ~10^6 names of a release and the few hundred an object imports,
-  // the chance is below 10^-10.
-  std::vector<std::uint64_t> hashes_;
+  SymbolDigests symbols_;
 };
 
 // The cache key of lib_dir's torch libraries: each one's file name, size and GNU build id (derived

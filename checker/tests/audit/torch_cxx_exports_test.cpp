@@ -16,6 +16,7 @@
 #include "core/file_text.h"
 #include "core/process.h"
 #include "support/cli.h"
+#include "support/scratch_release_store.h"
 
 namespace abicheck {
 namespace {
@@ -48,58 +49,28 @@ class TorchCxxExports : public ::testing::Test {
   }
   static void TearDownTestSuite() { fs::remove_all(scratch_); }
 
-  static fs::path lib_dir(const std::string& version, const std::string& store = "store") {
-    return scratch_ / store / "releases" / version / "venv" / "site-packages" / "torch" / "lib";
+  static testing::ScratchReleaseStore store(const std::string& name = "store") {
+    return testing::ScratchReleaseStore(scratch_ / name);
+  }
+  static fs::path lib_dir(const std::string& version, const std::string& name = "store") {
+    return store(name).lib_dir(version);
   }
   static fs::path extension() { return scratch_ / "extension.so"; }
-
-  static void compile(std::vector<std::string> arguments) {
-    arguments.insert(arguments.begin(), "c++");
-    ProcessResult result = run_process({.argv = arguments, .timeout = std::chrono::minutes(2)});
-    ASSERT_TRUE(result.succeeded()) << result.output;
-  }
+  static void compile(const std::vector<std::string>& arguments) { testing::compile_cxx(arguments); }
 
   // A CPU release as torch_store.py leaves it; its lib/ holds the given libraries, built here.
   static void store_release(const std::string& version,
                             const std::vector<std::pair<std::string, std::string>>& libraries,
-                            const std::string& store = "store") {
-    fs::path root = scratch_ / store / "releases" / version;
-    fs::path torch_dir = lib_dir(version, store).parent_path();
-    fs::create_directories(torch_dir / "include" / "torch");
-    fs::create_directories(lib_dir(version, store));
-    for (const auto& [name, source] : libraries) {
-      fs::path file = scratch_ / (store + "-" + version + "-" + name + ".cpp");
-      std::ofstream(file) << source << "\n";
-      compile(
-          {"-shared", "-fPIC", "-Wl,-soname," + name, file.string(), "-o", (lib_dir(version, store) / name).string()});
-    }
-    nlohmann::json manifest = {{"version", version},
-                               {"python", (root / "venv" / "bin" / "python3").string()},
-                               {"torch_dir", torch_dir.string()},
-                               {"include_dir", (torch_dir / "include").string()},
-                               {"lib_dir", lib_dir(version, store).string()},
-                               {"cuda_major", nullptr},
-                               {"cuda_version", nullptr},
-                               {"disk_bytes", 1},
-                               {"install_seconds", 1.0}};
-    std::ofstream(root / "release.json") << manifest.dump();
+                            const std::string& name = "store") {
+    std::vector<testing::ScratchReleaseStore::Library> built;
+    for (const auto& [file, source] : libraries) built.push_back({file, source, {}});
+    store(name).add_release(version, built);
   }
 
   // What the dynamic loader does with `object` under a release: "" when it loads, else its error.
   static std::string load_error(const std::string& version, const fs::path& object = extension(),
-                                const std::string& store = "store") {
-    ProcessResult loaded = run_process(
-        {.argv = {"python3", "-c",
-                  "import ctypes, os, sys\n"
-                  "try:\n"
-                  "    ctypes.CDLL(sys.argv[1], os.RTLD_NOW)\n"
-                  "except OSError as error:\n"
-                  "    print(error)\n",
-                  object.string()},
-         .extra_env = {{"LD_LIBRARY_PATH", lib_dir(version, store).string() + ":" + object.parent_path().string()}},
-         .timeout = std::chrono::minutes(1)});
-    EXPECT_TRUE(loaded.succeeded()) << loaded.output;
-    return loaded.output;
+                                const std::string& name = "store") {
+    return store(name).load_error(version, object);
   }
 
   static nlohmann::json audit_json() {
