@@ -45,11 +45,25 @@ std::string qualifiers(CXCursor cursor) {
 
 }  // namespace
 
+namespace {
+
+bool is_inline_namespace(CXCursor cursor) {
+  return clang_getCursorKind(cursor) == CXCursor_Namespace && clang_Cursor_isInlineNamespace(cursor) != 0;
+}
+
+}  // namespace
+
 std::string qualified_name(CXCursor cursor) {
+  // An inline namespace is not part of the name callers write (torch::stable::v2::f is called as
+  // torch::stable::f): a declaration moved into one is the same declaration, and the name of such a
+  // namespace is its enclosing one's.
+  while (is_inline_namespace(cursor)) cursor = clang_getCursorSemanticParent(cursor);
+  if (clang_Cursor_isNull(cursor) || clang_getCursorKind(cursor) == CXCursor_TranslationUnit) return "";
   std::string name = cursor_spelling(cursor);
   for (CXCursor parent = clang_getCursorSemanticParent(cursor);
        !clang_Cursor_isNull(parent) && clang_getCursorKind(parent) != CXCursor_TranslationUnit;
        parent = clang_getCursorSemanticParent(parent)) {
+    if (is_inline_namespace(parent)) continue;
     std::string scope = cursor_spelling(parent);
     if (!scope.empty()) name = scope + "::" + name;
   }
