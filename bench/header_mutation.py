@@ -7,7 +7,8 @@ to every declaration they fit, and for each mutant:
 1. classifies it by COMPILING A PROBE against the original and the mutated headers (never by asking
    the tool): the probe is one generated source that includes every stable header of the original
    (each under `__has_include`) and then, one per line, a statement per declaration of the original
-   (a C function's `decltype(&f)`, a method's `decltype(&C::m)`, an enumerator's value, a struct's
+   (a C function's `decltype(&f)`, a method's `decltype(&C::m)`, a call of a C++ declaration that leaves
+   its default arguments out, a constructor's implicit conversion, an enumerator's value, a struct's
    size and alignment, a member's offset and type, a typedef, a macro's presence and value, a
    header's presence). It is compiled `-fsyntax-only` at every configuration an extension can use
    (no target, TORCH_TARGET_VERSION 2.9 ... newest, with and without the backend defines); the lines the
@@ -358,6 +359,50 @@ def scan_header(header, text):
                                                                        match.group(1)])), header, match.start(),
                                  line_end(code, close), params=params))
 
+    # C++ a call relies on beyond its type: parameters with a default argument (a call may leave them out) and
+    # constructors that convert implicitly (`Device d = DeviceType::CPU;`). Templates are left out: the probe
+    # could not name their arguments.
+    classes = [d for d in decls if d.kind == "struct"]
+    for match in re.finditer(r"(?m)^[ \t]*((?:(?:inline|static|constexpr|explicit|virtual)\s+)*)"
+                             r"((?:[\w:<>,]+[\s\*&]+)*?)(\w+)\s*\(", code):
+        name = match.group(3)
+        if name in ("if", "while", "for", "switch", "return", "sizeof", "decltype", "operator") or \
+                re.search(r"template\s*<[^;{}]*>\s*$", code[max(0, match.start() - 200):match.start()]):
+            continue
+        open_paren = match.end() - 1
+        close = matching(code, open_paren, "(", ")")
+        if close < 0 or not re.match(r"\s*(const\s*)?(noexcept\s*)?(\{|;|:[^:])", code[close + 1:close + 200]):
+            continue
+        inner = code[open_paren + 1:close]
+        params = [] if inner.strip() in ("", "void") else [
+            Param(open_paren + 1 + a, open_paren + 1 + b, code[open_paren + 1 + a:open_paren + 1 + b])
+            for a, b in split_top(inner)]
+        defaults = [re.search(r"(?<![=!<>])=(?!=)", code[q.start:q.end]) for q in params]
+        owner = next((c for c in classes if c.start < match.start() < c.end), None)
+        constructor = owner is not None and name == owner.name.rsplit("::", 1)[-1]
+        if owner is None and (match.group(2).strip() == "" or "torch::" not in namespace_of(ns, match.start()) + "::"):
+            continue  # a free function needs a result type and a torch:: namespace (the stable C++ API)
+        required = [q for q, d in zip(params, defaults) if not d]
+        if len(required) != len(params) - sum(1 for d in defaults if d) or \
+                any(d for d in defaults[:len(required)]):
+            continue  # defaults not trailing: not a declaration this scan understands
+        first_default = next((i for i, d in enumerate(defaults) if d), None)
+        implicit = constructor and not match.group(1).count("explicit") and len(required) == 1 and \
+            owner.name.rsplit("::", 1)[-1] not in required[0].type
+        if first_default is None and not implicit:
+            continue
+        scope = namespace_of(ns, match.start())
+        required_types = []
+        for q in required:
+            type_text = re.sub(r"\b" + re.escape(q.name) + r"\s*$", "", q.text).strip() if q.name else q.text
+            required_types.append(type_text)
+        decls.append(Declaration("call", f"{owner.name if owner else scope}::{name}", header, match.start(),
+                                 close + 1, scope=scope, owner=owner.name if owner else None, callee=name,
+                                 constructor=constructor, required=required_types, implicit=implicit,
+                                 name_at=match.start(3), explicit_at=match.start(3) if implicit else None,
+                                 default=(params[first_default], defaults[first_default]) if first_default is not None
+                                 else None))
+
     # feature guards: #if ... TORCH_VERSION_X_Y_0 ...
     for match in re.finditer(r"(?m)^[ \t]*#[ \t]*(?:el)?if[ \t]+(.*TORCH_FEATURE_VERSION.*)$", code):
         versions = [(m.start(), int(m.group(1)), int(m.group(2)))
@@ -616,6 +661,21 @@ def op_conversion_case_deleted(text, code, d, ctx):
             yield case.group(1), splice(text, brace + case.start(), brace + case.end(), "")
 
 
+def op_default_argument_removed(text, code, d, ctx):
+    """The first default argument of a C++ declaration removed (the later ones stay: still valid C++): a call that
+    left that argument out no longer compiles; the type, and every binary built before, stay the same."""
+    if d.kind == "call" and d.default:
+        param, equals = d.default
+        written = code[param.start:param.start + equals.start()].strip()
+        yield f"{d.name}({written})", splice(text, param.start + equals.start(), param.end, "")
+
+
+def op_made_explicit(text, code, d, ctx):
+    """A constructor that converted implicitly made `explicit`: `T t = value;` no longer compiles."""
+    if d.kind == "call" and d.implicit:
+        yield d.name, splice(text, d.explicit_at, d.explicit_at, "explicit ")
+
+
 def op_comment_added(text, code, d, ctx):
     if d.kind in ("function", "macro", "struct"):
         yield d.name, splice(text, d.start, d.start, "// planted comment\n\n")
@@ -642,6 +702,8 @@ BREAKING_OPERATORS = {
     "alignment-changed": op_alignment_changed,
     "typedef-changed": op_typedef_changed,
     "conversion-case-deleted": op_conversion_case_deleted,
+    "default-argument-removed": op_default_argument_removed,
+    "made-explicit": op_made_explicit,
 }
 NEUTRAL_OPERATORS = {
     "top-level-const": op_top_level_const,
@@ -727,6 +789,19 @@ def probe_statements(scanned):
                                f"__builtin_offsetof(::{d.struct}, {d.member});"], f"probe_v{len(statements)}")
                 add("member-type", [f"using probe_t{len(statements)} = decltype(static_cast<::{d.struct}*>"
                                     f"(nullptr)->{d.member});"], f"typeid(probe_t{len(statements)}).name()")
+            elif d.kind == "call":
+                # A call as users write it, in the declaration's namespace so that its parameter types resolve:
+                # the defaults left out, and a constructor's implicit conversion.
+                arguments = ", ".join(f"std::declval<{t}>()" for t in d.required)
+                if d.default:
+                    callee = (f"{d.owner}({arguments})" if d.constructor else
+                              f"std::declval<{d.owner}&>().{d.callee}({arguments})" if d.owner else
+                              f"{d.callee}({arguments})")
+                    add("call", [f"namespace {d.scope} {{ using probe_t{len(statements)} = decltype({callee}); }}"
+                                 if d.scope else f"using probe_t{len(statements)} = decltype({callee});"])
+                if d.implicit:
+                    check = f"static_assert(std::is_convertible_v<{d.required[0]}, {d.owner}>);"
+                    add("conversion", [f"namespace {d.scope} {{ {check} }}" if d.scope else check])
             elif d.kind in ("typedef", "callback"):
                 add("typedef", [f"using probe_t{len(statements)} = ::{d.name};"],
                     f"typeid(probe_t{len(statements)}*).name()")
@@ -785,7 +860,7 @@ def blank_comments_keep_includes(text):
 
 
 def probe_source(headers, statements, keep=None, fingerprint=False):
-    lines = ["#include <typeinfo>", "#include <cstdio>"]
+    lines = ["#include <typeinfo>", "#include <cstdio>", "#include <type_traits>", "#include <utility>"]
     for header in headers:
         lines += [f"#if __has_include(<{header}>)", f"#include <{header}>", "#endif"]
     line_of = {}
@@ -982,6 +1057,10 @@ class Probe:
             if not reasons and m["operator"] == "conversion-case-deleted":
                 reasons.append(("behaviour", "a value the headers' conversion no longer passes on to libtorch: a "
                                              "call that passes it fails"))
+            if not reasons and m["operator"] == "default-argument-removed" and self.overloaded(m["header"], m["symbol"]):
+                reasons.append(("behaviour", "the call that left the argument out still compiles: it binds another "
+                                             "overload of the name, where its arguments convert (another function "
+                                             "runs)"))
             if not reasons and m["operator"] == "enumerator-appended" and self.passed_to_libtorch(m["symbol"]):
                 reasons.append(("behaviour", "a value appended to an enum the stable headers convert for libtorch "
                                              "(FromImpl<...>): no release knows it, a call that passes it fails "
@@ -992,6 +1071,15 @@ class Probe:
 
     def describe(self, sid):
         return " ".join(self.statements[sid][2])[:120]
+
+    def overloaded(self, header, symbol):
+        """Whether the original header declares the function of a mutant's symbol ("ns::f(int x)") more than
+        once: a call may then bind another overload (the generator's own reading of the text)."""
+        callee = symbol.split("(", 1)[0].rsplit("::", 1)[-1]
+        code = blank_comments((self.pristine / header).read_text(errors="replace"))
+        declared = re.findall(r"(?m)^[ \t]*(?!return\b)[^;{}()=\n]*?[\w>\*&][ \t\*&]+" + re.escape(callee) +
+                              r"\s*\(", code)
+        return len(declared) > 1
 
     @functools.lru_cache(maxsize=None)
     def passed_to_libtorch(self, enum):

@@ -1,6 +1,7 @@
 #include "baseline/abi_probe.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <fstream>
@@ -28,16 +29,7 @@ std::vector<std::string> probe_defines() {
 // The source text of a cursor's extent, token by token: a parameter exactly as the header wrote it
 // ("void (*fn)(StableIValue*, uint64_t, uint64_t)"), which no type spelling can reproduce.
 std::string extent_text(CXTranslationUnit unit, CXCursor cursor) {
-  CXToken* tokens = nullptr;
-  unsigned count = 0;
-  clang_tokenize(unit, clang_getCursorExtent(cursor), &tokens, &count);
-  std::string text;
-  for (unsigned i = 0; i < count; ++i) {
-    if (i) text += ' ';
-    text += copy_cx_string(clang_getTokenSpelling(unit, tokens[i]));
-  }
-  clang_disposeTokens(unit, tokens, count);
-  return text;
+  return fmt::format("{}", fmt::join(cursor_tokens(unit, cursor), " "));
 }
 
 class ProbeWriter {

@@ -56,10 +56,14 @@ enum class ChangeKind {
   MethodOverloadReplaced,
   // A C shim's guard raised to the release that first shipped it (the release history says which).
   GuardCorrected,
+  // How the C++ of the headers is called (DeclarationKind::Method), beside its type.
+  DefaultArgumentRemoved,
+  DefaultArgumentRemovedOverloaded,
+  MadeExplicit,
 };
 // The last kind: move it with the enum. change_rules.cpp's table must then have a row for every kind
 // up to it, in order, or the build stops.
-inline constexpr ChangeKind kLastChangeKind = ChangeKind::GuardCorrected;
+inline constexpr ChangeKind kLastChangeKind = ChangeKind::MadeExplicit;
 
 std::string_view to_string(ChangeKind kind);
 Verdict verdict_of(ChangeKind kind);

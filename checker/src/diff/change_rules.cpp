@@ -69,7 +69,7 @@ struct ChangeRule {
 //   one, and a call compiles where its arguments convert to the new types (a vector and a braced list
 //   do, checked by compiling at target 2.9 against both releases: bench/HISTORY.md, issue 28, surface4);
 //   the old overload's address, or an argument that does not convert, does not: worth a look.
-constexpr std::array<ChangeRule, 32> kRules{{
+constexpr std::array<ChangeRule, 35> kRules{{
     {ChangeKind::FunctionRemoved, "function-removed", Verdict::Breaking,
      "A function an extension built against the old release imports is gone from the new one's headers.",
      "Keep the function (deprecate it instead), or suppress with a reason if no release ever shipped it.",
@@ -170,7 +170,22 @@ constexpr std::array<ChangeRule, 32> kRules{{
      "did not load on them (no such symbol there); now it does not compile.",
      "Nothing for the release. A project that used it at an older target never ran there: raise its target to "
      "the shim's release."},
-
+    // The type is the same, so a binary built before keeps working (its inline copy and its arguments were
+    // compiled in); what breaks is the source that relied on it.
+    {ChangeKind::DefaultArgumentRemoved, "default-argument-removed", Verdict::Breaking,
+     "A parameter of a C++ method, constructor or wrapper function lost its default argument: a call that "
+     "left it out, as users write it (`Device(DeviceType::CPU)`), no longer compiles.",
+     "Keep the default; to change what the call means, add an overload behind a version guard.",
+     Consequence::DoesNotCompile},
+    {ChangeKind::DefaultArgumentRemovedOverloaded, "default-argument-removed-overloaded", Verdict::NeedsReview,
+     "A parameter lost its default argument while another overload of the name takes as many arguments: a call "
+     "that left it out now binds that overload where its arguments convert (another function runs), else it no "
+     "longer compiles.",
+     "Keep the default; check what the shortened calls bind to now (compile one as users write it)."},
+    {ChangeKind::MadeExplicit, "made-explicit", Verdict::Breaking,
+     "A constructor or conversion of the stable headers became `explicit`: an implicit conversion that compiled "
+     "(`Device d = DeviceType::CPU;`, an argument passed where the class is expected) no longer does.",
+     "Keep it implicit; add an explicit overload behind a version guard instead.", Consequence::DoesNotCompile},
 }};
 
 // The table has a row for every kind up to kLastChangeKind, in the enum's order; a missing row or one

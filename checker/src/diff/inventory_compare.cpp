@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 
+#include "inventory/declaration_name.h"
 #include "inventory/declaration_pairing.h"
 #include "inventory/runtime_dependency.h"
 
@@ -75,6 +76,53 @@ std::string swapped_parameters(const ShimDeclaration& before, const ShimDeclarat
       "parameters of one type swapped with their names (position {}): a caller built before "
       "passes them in the old order",
       fmt::join(moved, ", "));
+}
+
+// Whether another C++ declaration of the same name in `inventory` takes a call of `arguments` arguments (a
+// template of the name always may): such a call may bind it instead.
+bool another_overload_takes(const ShimInventory& inventory, const ShimDeclaration& declaration, int arguments) {
+  DeclarationName name = declaration_name(declaration.name);
+  return std::ranges::any_of(inventory.declarations, [&](const ShimDeclaration& other) {
+    if (other.kind != DeclarationKind::Method || other.name == declaration.name) return false;
+    DeclarationName other_name = declaration_name(other.name);
+    if (other_name.qualified() != name.qualified()) return false;
+    if (other.name.starts_with(name.qualified() + "<")) return true;  // a template (its key keeps "<typename>")
+    auto total = static_cast<int>(other_name.parameter_types.size());
+    return total - other.default_arguments <= arguments && arguments <= total;
+  });
+}
+
+// What a call of the same C++ declaration may leave out or convert implicitly: the type is unchanged, so
+// only sources that relied on a default or an implicit conversion are affected. A shortened call that
+// another overload can take may bind it instead of failing: that is for review, not a claimed break.
+void compare_call_forms(const ShimDeclaration& before, const ShimDeclaration& after, const ShimInventory& new_inventory,
+                        std::vector<AbiChange>& changes) {
+  if (before.kind != DeclarationKind::Method) return;
+  if (after.default_arguments < before.default_arguments) {
+    auto total = static_cast<int>(declaration_name(after.name).parameter_types.size());
+    bool rebinds = false;
+    for (int arguments = total - before.default_arguments; arguments < total - after.default_arguments; ++arguments)
+      rebinds = rebinds || another_overload_takes(new_inventory, after, arguments);
+    std::string omitted = after.default_arguments == 0
+                              ? std::string("any argument")
+                              : fmt::format("more than its last {} arguments", after.default_arguments);
+    changes.push_back(
+        {after.name,
+         rebinds ? ChangeKind::DefaultArgumentRemovedOverloaded : ChangeKind::DefaultArgumentRemoved,
+         fmt::format("{} trailing parameters had a default argument, {} now: a call that leaves out {} {} ({}:{})",
+                     before.default_arguments, after.default_arguments, omitted,
+                     rebinds ? "binds another overload of the name where its arguments convert, else does not compile"
+                             : "no longer compiles",
+                     after.header, after.line),
+         {}});
+  }
+  if (after.is_explicit && !before.is_explicit) {
+    changes.push_back({after.name,
+                       ChangeKind::MadeExplicit,
+                       fmt::format("'{}' is explicit now: an implicit conversion through it no longer compiles ({}:{})",
+                                   normal_signature(after.signature), after.header, after.line),
+                       {}});
+  }
 }
 
 // A function added at release R must be hidden from targets older than R; one visible to an
@@ -149,6 +197,7 @@ void compare_declarations(const ReleaseBaseline& old_baseline, const ReleaseBase
            fmt::format("'{}' became '{}'", normal_signature(before->signature), normal_signature(after->signature)),
            {}});
     }
+    compare_call_forms(*before, *after, new_baseline.inventory, changes);
     if (std::string swapped = swapped_parameters(*before, *after); !swapped.empty()) {
       changes.push_back({after->name, ChangeKind::ParametersSwapped, swapped, {}});
     }

@@ -76,4 +76,15 @@ HeaderPosition ClangTranslationUnit::position_of(CXCursor cursor) const {
   return {name.substr(include_prefix_.size()), static_cast<int>(line)};
 }
 
+std::vector<std::string> cursor_tokens(CXTranslationUnit unit, CXCursor cursor) {
+  CXToken* tokens = nullptr;
+  unsigned count = 0;
+  clang_tokenize(unit, clang_getCursorExtent(cursor), &tokens, &count);
+  std::vector<std::string> spellings;
+  spellings.reserve(count);
+  for (unsigned i = 0; i < count; ++i) spellings.push_back(copy_cx_string(clang_getTokenSpelling(unit, tokens[i])));
+  clang_disposeTokens(unit, tokens, count);
+  return spellings;
+}
+
 }  // namespace abicheck

@@ -14,6 +14,10 @@ namespace abicheck {
 inline std::string cursor_spelling(CXCursor cursor) { return copy_cx_string(clang_getCursorSpelling(cursor)); }
 inline std::string type_spelling(CXType type) { return copy_cx_string(clang_getTypeSpelling(type)); }
 
+// The spelling of every token of the cursor's extent, in order, as the header wrote them (macros not
+// expanded): what no cursor or type spelling keeps, such as `explicit` or a parameter's `= default`.
+std::vector<std::string> cursor_tokens(CXTranslationUnit unit, CXCursor cursor);
+
 // A parameter's type as the function's type has it: canonical, and without a top-level `const`
 // (`const int64_t d`, `AtenTensorHandle const h`), which only binds the definition's own copy: the
 // declarations `f(int64_t)` and `f(const int64_t)` are one function to every caller.

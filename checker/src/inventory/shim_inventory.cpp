@@ -119,6 +119,8 @@ std::string inventory_to_json(const ShimInventory& inventory) {
         {"name", d.name}, {"kind", to_string(d.kind)}, {"signature", d.signature},    {"header", d.header},
         {"line", d.line}, {"backend", d.backend},      {"since", d.since.to_string()}};
     if (!d.abi_type.empty()) item["abi_type"] = d.abi_type;
+    if (d.default_arguments > 0) item["default_arguments"] = d.default_arguments;
+    if (d.is_explicit) item["explicit"] = true;
     declarations.push_back(std::move(item));
   }
   nlohmann::ordered_json document = {{"release", inventory.release.to_string()}, {"declarations", declarations}};
@@ -155,6 +157,8 @@ ShimInventory load_inventory(const std::filesystem::path& path) {
       d.backend = item.at("backend").get<std::string>();
       d.since = TorchVersion::parse(item.at("since").get<std::string>());
       if (item.contains("abi_type")) d.abi_type = item.at("abi_type").get<std::string>();
+      if (item.contains("default_arguments")) d.default_arguments = item.at("default_arguments").get<int>();
+      if (item.contains("explicit")) d.is_explicit = item.at("explicit").get<bool>();
       inventory.declarations.push_back(std::move(d));
     }
     if (document.contains("headers")) inventory.headers = document.at("headers").get<std::vector<std::string>>();

@@ -36,6 +36,11 @@ struct ShimDeclaration {
   // ("int (AtenTensorOpaque *, long *)"), so that a renamed parameter or int64_t spelled `long` is
   // the same function. Empty for other kinds (and in baselines written before it was recorded).
   std::string abi_type;
+  // Methods: what a call as users write it may leave out or rely on, beside the type the ABI sees: how
+  // many trailing parameters have a default argument (a call may omit them), and whether a constructor
+  // or conversion is `explicit` (no implicit conversion: `Device d = DeviceType::CPU;` does not compile).
+  int default_arguments = 0;
+  bool is_explicit = false;
 
   auto operator<=>(const ShimDeclaration&) const = default;
 };
@@ -103,10 +108,12 @@ struct ShimInventory {
 };
 
 // The file format of shim_decls/<release>/inventory.json:
-//   {"release": "2.10", "declarations": [{"name", "kind", "signature", "header", "line", "backend", "since"}],
+//   {"release": "2.10", "declarations": [{"name", "kind", "signature", "header", "line", "backend", "since",
+//                                          "abi_type", "default_arguments", "explicit"}],
 //    "headers": ["torch/csrc/stable/tensor.h", ...], "notes": ["..."],
 //    "compile_failures": [{"target": "2.12" or null, "configuration", "error"}]}
-//   ("headers", "notes" and "compile_failures" may be absent)
+//   ("headers", "notes" and "compile_failures" may be absent; "abi_type" when known, "default_arguments"
+//   when more than 0, "explicit" when true)
 std::string inventory_to_json(const ShimInventory& inventory);
 // Throws ToolError naming the file on anything malformed or truncated.
 ShimInventory load_inventory(const std::filesystem::path& path);

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+#include <string_view>
 #include <vector>
 
 #include "inventory/stable_header_tree.h"
@@ -41,6 +43,24 @@ std::string qualifiers(CXCursor cursor) {
     default: break;
   }
   return text;
+}
+
+// A parameter's default argument is no part of its type or cursor spelling: the header's tokens have it
+// (`DeviceIndex index = -1`). A type cannot hold a lone `=` token (`==` is one token of its own).
+bool has_default_argument(const ClangTranslationUnit& unit, CXCursor parameter) {
+  return std::ranges::count(cursor_tokens(unit.get(), parameter), "=") > 0;
+}
+
+// `explicit` as written before the constructor's name or `operator` (libclang 14 has no query for it;
+// clang_CXXConstructor_isConvertingConstructor counts explicit ones too).
+bool declared_explicit(const ClangTranslationUnit& unit, CXCursor cursor) {
+  std::string name = cursor_spelling(cursor);
+  std::string_view stop = clang_getCursorKind(cursor) == CXCursor_ConversionFunction ? "operator" : name;
+  for (const std::string& token : cursor_tokens(unit.get(), cursor)) {
+    if (token == "explicit") return true;
+    if (token == stop) return false;
+  }
+  return false;
 }
 
 }  // namespace
@@ -92,12 +112,15 @@ std::optional<ShimDeclaration> stable_method(const ClangTranslationUnit& unit, C
   if (access == CX_CXXPrivate || access == CX_CXXProtected) return std::nullopt;
 
   std::vector<std::string> types, spelled;
+  int default_arguments = 0;
   for_each_child(cursor, [&](CXCursor child) {
     if (clang_getCursorKind(child) != CXCursor_ParmDecl) return;
     CXType type = clang_getCursorType(child);
     types.push_back(parameter_abi_spelling(type));
     std::string name = cursor_spelling(child);
     spelled.push_back(type_spelling(type) + (name.empty() ? "" : " " + name));
+    // Defaults are trailing: a parameter without one resets the count.
+    default_arguments = has_default_argument(unit, child) ? default_arguments + 1 : 0;
   });
   std::string callee = scope + "::" + cursor_spelling(cursor) + template_parameters(cursor);
   std::string tail = qualifiers(cursor);
@@ -111,7 +134,11 @@ std::optional<ShimDeclaration> stable_method(const ClangTranslationUnit& unit, C
   std::string abi_type =
       fmt::format("{}{}({}){}", is_static ? "static " : "",
                   has_result ? type_spelling(clang_getCanonicalType(result)) + " " : "", fmt::join(types, ", "), tail);
-  return ShimDeclaration{name, DeclarationKind::Method, signature, position.header, position.line, "", {}, abi_type};
+  ShimDeclaration method{name, DeclarationKind::Method, signature, position.header, position.line, "", {}, abi_type};
+  method.default_arguments = default_arguments;
+  method.is_explicit =
+      (kind == CXCursor_Constructor || kind == CXCursor_ConversionFunction) && declared_explicit(unit, cursor);
+  return method;
 }
 
 }  // namespace abicheck

@@ -127,17 +127,6 @@ SourcePosition expansion_position(CXSourceLocation location) {
 
 std::filesystem::path cursor_file(CXCursor cursor) { return expansion_position(clang_getCursorLocation(cursor)).file; }
 
-std::vector<std::string> cursor_tokens(CXTranslationUnit unit, CXCursor cursor) {
-  CXToken* tokens = nullptr;
-  unsigned count = 0;
-  clang_tokenize(unit, clang_getCursorExtent(cursor), &tokens, &count);
-  std::vector<std::string> spellings;
-  spellings.reserve(count);
-  for (unsigned i = 0; i < count; ++i) spellings.push_back(copy_cx_string(clang_getTokenSpelling(unit, tokens[i])));
-  clang_disposeTokens(unit, tokens, count);
-  return spellings;
-}
-
 void visit_descendants(CXCursor root, const std::function<bool(CXCursor)>& visit) {
   clang_visitChildren(
       root,

@@ -22,9 +22,6 @@ namespace abicheck {
 SourcePosition expansion_position(CXSourceLocation location);
 std::filesystem::path cursor_file(CXCursor cursor);
 
-// The spelling of every token of the cursor's extent, in order.
-std::vector<std::string> cursor_tokens(CXTranslationUnit unit, CXCursor cursor);
-
 // Calls visit on each descendant (pre-order); visit returns false to skip a node's children.
 void visit_descendants(CXCursor root, const std::function<bool(CXCursor)>& visit);
 

@@ -14,6 +14,7 @@
 #include "core/file_text.h"
 #include "core/scoped_temp_dir.h"
 #include "core/tool_error.h"
+#include "inventory/clang_translation_unit.h"
 #include "lint/clang_support.h"
 #include "lint/directive_scanner.h"
 #include "lint/extension/extension_rules.h"
