@@ -387,7 +387,7 @@ def scan_header(header, text):
                 any(d for d in defaults[:len(required)]):
             continue  # defaults not trailing: not a declaration this scan understands
         first_default = next((i for i, d in enumerate(defaults) if d), None)
-        implicit = constructor and not match.group(1).count("explicit") and len(required) == 1 and \
+        implicit = constructor and "explicit" not in code[match.start():match.start(3)] and len(required) == 1 and \
             owner.name.rsplit("::", 1)[-1] not in required[0].type
         if first_default is None and not implicit:
             continue

@@ -15,6 +15,7 @@
 #include "baseline/release_history.h"
 #include "core/content_hash.h"
 #include "core/display_path.h"
+#include "core/finding.h"
 #include "core/process.h"
 #include "core/project_paths.h"
 #include "core/tool_error.h"
@@ -172,9 +173,10 @@ ProjectBuild build_against(const StoredRelease& release, const DeclaredProjectTa
 // to the first release that fails: one or two more builds where a project took a newer API.
 std::optional<std::string> oldest_headers_that_build(const ReleaseStore& store, const DeclaredProjectTarget& declared,
                                                      const CheckRequest& request, CheckResult& result) {
+  if (result.builds.size() < 2) return std::nullopt;
   const ProjectBuild& at_target = result.builds.front();
   const ProjectBuild& at_newest = result.builds.back();
-  if (result.builds.size() < 2 || at_target.built || !at_newest.built) return std::nullopt;
+  if (at_target.built || !at_newest.built) return std::nullopt;
   TorchVersion oldest = at_newest.release;
   std::string failing = fmt::format("not with {}'s", at_target.release.minor_release().to_string());
   auto releases = store.releases();
@@ -483,7 +485,7 @@ CheckResult run_check(const ReleaseStore& store, const CheckRequest& request) {
     auto unknown = std::ranges::find(result.findings, std::string("unknown-release"), &Finding::kind);
     auto typo = std::ranges::find(result.findings, std::string("E005"), &Finding::kind);
     if (typo != result.findings.end()) {
-      typo->notes.push_back(fmt::format("[{}] {}", unknown->kind, unknown->message));
+      typo->notes.push_back(note_of(unknown->kind, unknown->message));
       result.findings.erase(unknown);
     }
     judge(result);

@@ -57,4 +57,8 @@ void Judgement::explain_kinds(std::string_view stage, const KindExplainer& expla
   }
 }
 
+std::string note_of(std::string_view kind, std::string_view message) {
+  return "[" + std::string(kind) + "] " + std::string(message);
+}
+
 }  // namespace abicheck

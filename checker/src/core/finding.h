@@ -43,6 +43,10 @@ struct Finding {
   std::vector<std::string> notes;
 };
 
+// A finding of `kind` said as a note under the finding that explains it: "[E004] the target ...". The one
+// spelling of a note, for the lint's rules and for check.
+std::string note_of(std::string_view kind, std::string_view message);
+
 // What one kind of finding means and what a user can do about it: said once per kind, by the stage
 // that judges it, and shown as the heading of the report's group of those findings.
 struct KindText {

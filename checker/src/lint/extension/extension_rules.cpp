@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/finding.h"
+
 namespace abicheck {
 
 const std::vector<ExtensionRule>& extension_rules() {
@@ -37,7 +39,7 @@ std::vector<LintDiagnostic> run_extension_rules(const ExtensionFacts& facts, con
         return is_cause(d) && d.where.file == consequence.where.file && d.where.line == consequence.where.line;
       });
       if (cause == kept.end()) cause = std::ranges::find_if(kept, is_cause);
-      cause->notes.push_back(fmt::format("[{}] {}", consequence.rule, consequence.message));
+      cause->notes.push_back(note_of(consequence.rule, consequence.message));
     }
     diagnostics = std::move(kept);
   }
