@@ -327,9 +327,9 @@ class Auditor {
           // What the wheel's other objects bind to where their RUNPATH leads here (its symbols, digested).
           if (read.size() == 1 && read.front().format == BinaryFormat::Elf) {
             BinaryImports& elf = read.front();
-            libraries[name] = {std::make_shared<const LibrarySymbols>(LibrarySymbols::of(elf.needed, elf.exported)),
-                               elf.library_search_path};
-            std::vector<std::string>().swap(elf.exported);
+            libraries[name] = {
+                std::make_shared<const LibrarySymbols>(LibrarySymbols::of(elf.needed, std::move(elf.exported))),
+                elf.library_search_path};
           }
           for (ObjectAudit& object : audit_binary_objects(read, path, catalog_, options_, metadata.abi3)) {
             object.wheel = file.string();

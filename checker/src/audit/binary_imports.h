@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "baseline/symbol_digests.h"
+
 namespace abicheck {
 
 class EntryStream;
@@ -59,9 +61,9 @@ struct BinaryImports {
   std::vector<std::string> needed;
   std::vector<ImportedSymbol> undefined;   // sorted by name
   std::vector<VersionNeed> version_needs;  // ELF's .gnu.version_r, in file order; empty otherwise
-  // ELF: the names its dynamic symbol table exports (is_exported_definition), in table order: what an
-  // object of its package that NEEDs it binds to. Empty otherwise.
-  std::vector<std::string> exported;
+  // ELF: the names its dynamic symbol table exports (is_exported_definition), as digests (unsealed):
+  // what an object of its package that NEEDs it binds to. Empty otherwise.
+  SymbolDigests exported;
   // Where ELF's loader looks for this object's NEEDED first: DT_RUNPATH's directories, else
   // DT_RPATH's, as written ("$ORIGIN/../pkg.libs"); empty otherwise.
   std::vector<std::string> library_search_path;

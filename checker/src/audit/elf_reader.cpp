@@ -222,7 +222,7 @@ BinaryImports read_elf_imports(std::span<char> image, const ReadOnlySectionScan&
     const char* name = elf_strptr(elf.get(), dynsym_header.sh_link, symbol.st_name);
     if (!name) throw ElfReadError("corrupt dynamic symbol table: a name points outside the string table");
     if (exported) {
-      imports.exported.emplace_back(name);
+      imports.exported.add(name);
       continue;
     }
     ImportedSymbol imported{name, "", "", GELF_ST_BIND(symbol.st_info) == STB_WEAK};

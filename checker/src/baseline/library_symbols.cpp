@@ -80,10 +80,10 @@ LibrarySymbols LibrarySymbols::read(const fs::path& library) {
   return symbols;
 }
 
-LibrarySymbols LibrarySymbols::of(std::vector<std::string> needed, const std::vector<std::string>& exported) {
+LibrarySymbols LibrarySymbols::of(std::vector<std::string> needed, SymbolDigests exported) {
   LibrarySymbols symbols;
   symbols.needed_ = std::move(needed);
-  for (const auto& name : exported) symbols.symbols_.add(name);
+  symbols.symbols_ = std::move(exported);
   symbols.symbols_.seal();
   return symbols;
 }
