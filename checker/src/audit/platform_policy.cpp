@@ -65,10 +65,10 @@ std::vector<std::string> versions_undefined(const PlatformPolicy& policy, std::s
                                             const PlatformObject& object) {
   std::vector<std::string> undefined;
   auto families = policy.symbol_versions.find(machine);
+  if (families == policy.symbol_versions.end()) return undefined;
   for (const auto& need : object.version_needs) {
     if (is_dynamic_loader(need.library)) continue;
     std::string_view family = std::string_view(need.version).substr(0, need.version.find('_'));
-    if (families == policy.symbol_versions.end()) continue;
     auto defined = families->second.find(family);
     if (defined == families->second.end() || defined->second.contains(need.version)) continue;
     std::string text = need.version + " (" + need.library + ")";
