@@ -11,6 +11,8 @@
 #include "audit/python_imports.cpp"
 #include "audit/recorded_toolkit.cpp"
 #include "audit/wheel_reader.cpp"
+#include "baseline/symbol_digests.cpp"
+#include "core/content_hash.cpp"
 #include "core/device_library.cpp"
 #include "core/torch_version.cpp"
 #include "core/wheel_file_name.cpp"

@@ -40,6 +40,12 @@ constexpr KindRow kAuditKinds[] = {
      "The binary imports a symbol that no library its load reaches defines (torch's, the libraries it and "
      "torch NEED, the system's): the loader refuses it on those releases, whatever its verdict.",
      "Link the library that defines the symbol (add it to the binary's NEEDED), or stop using the symbol."},
+    {"platform-tag-unmet",
+     "The wheel's manylinux or musllinux tag names systems an object of it does not load on: it needs a symbol "
+     "version their C or C++ runtime does not define, a library they need not have, or a symbol their library lacks "
+     "(auditwheel's policies).",
+     "Build on the oldest system the tag names (the manylinux image of the tag), ship the library in the wheel "
+     "(auditwheel repair), or tag the wheel for the systems it fits."},
     {"dispatcher-operator",
      "An operator the binary calls through the dispatcher is missing or has another schema "
      "on a release it claims.",
@@ -69,6 +75,24 @@ std::string exported_everywhere_note(const ObjectAudit& object) {
 }
 
 }  // namespace
+
+std::string platform_misfit_message(const PlatformTagMisfit& misfit) {
+  std::vector<std::string> parts;
+  if (!misfit.versions.empty()) {
+    parts.push_back(fmt::format("needs {}, which they do not define", fmt::join(misfit.versions, ", ")));
+  }
+  if (!misfit.libraries.empty()) {
+    parts.push_back(fmt::format("needs {}, which they need not have and the wheel does not ship",
+                                fmt::join(misfit.libraries, ", ")));
+  }
+  if (!misfit.missing_symbols.empty()) {
+    parts.push_back(
+        fmt::format("imports {}, which some of their libraries lack", fmt::join(misfit.missing_symbols, ", ")));
+  }
+  std::string fits = misfit.fits.empty() ? "" : fmt::format(" (its symbol versions fit {})", misfit.fits);
+  return fmt::format("tagged {}, but on the systems that tag names it does not load: {}{}", misfit.tag,
+                     fmt::join(parts, "; "), fits);
+}
 
 std::vector<Finding> release_load_findings(const ObjectAudit& object, const std::string& where) {
   // One finding per distinct reason, naming every release it holds for, in the order first seen.
@@ -191,6 +215,15 @@ Judgement judge_audit(const AuditReport& report) {
     }
     for (auto& finding : release_load_findings(object, object.path)) judgement.findings.push_back(std::move(finding));
     for (auto& finding : operator_findings(object, object.path)) judgement.findings.push_back(std::move(finding));
+  }
+  for (const auto& wheel : report.wheels) {
+    for (const auto& misfit : wheel.platform_misfits) {
+      judgement.findings.push_back({.stage = "audit",
+                                    .kind = "platform-tag-unmet",
+                                    .where = misfit.object,
+                                    .message = platform_misfit_message(misfit),
+                                    .consequence = Consequence::DoesNotLoad});
+    }
   }
   for (const auto& failure : report.failures) {
     judgement.findings.push_back(

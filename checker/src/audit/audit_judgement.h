@@ -30,6 +30,11 @@ std::vector<Finding> release_load_findings(const ObjectAudit& object, const std:
 std::vector<Finding> operator_findings(const ObjectAudit& object, const std::string& where,
                                        std::optional<TorchVersion> only_release = std::nullopt);
 
+// "tagged manylinux_2_28_x86_64, but on the systems that tag names it does not load: needs GLIBC_2.34
+// (libc.so.6), which they do not define (its symbol versions fit manylinux_2_34)": the message of a
+// platform-tag-unmet finding, and the wheel's line of the audit's text.
+std::string platform_misfit_message(const PlatformTagMisfit& misfit);
+
 // "loads into 2.10 (CUDA 12.8); not into 2.11, 2.12 (CUDA 13.0): needs CUDA 12 runtime": one line
 // per object for the summary, empty when no release was given.
 std::string release_load_summary(const ObjectAudit& object);

@@ -15,6 +15,7 @@
 #include "core/file_text.h"
 #include "core/scoped_temp_dir.h"
 #include "core/tool_error.h"
+#include "core/wheel_file_name.h"
 
 namespace abicheck {
 namespace {
@@ -123,6 +124,19 @@ std::optional<RecordedToolkit> installed_package_toolkit(const std::filesystem::
   return toolkit_recorded_in((directory.filename() / "version.py").string(), read_file_text(version_py));
 }
 
+// What a wheel's platform tags judge of its ELF objects.
+std::vector<PlatformObject> platform_objects(const std::vector<ObjectAudit*>& objects) {
+  std::vector<PlatformObject> judged;
+  for (const ObjectAudit* object : objects) {
+    if (object->format != BinaryFormat::Elf) continue;
+    PlatformObject platform{
+        object->path, object->machine, object->needed, object->library_search_path, object->version_needs, {}};
+    for (const auto& symbol : object->imports) platform.imported.push_back(symbol.name);
+    judged.push_back(std::move(platform));
+  }
+  return judged;
+}
+
 class Auditor {
  public:
   Auditor(const ShimCatalog& catalog, const AuditOptions& options) : catalog_(catalog), options_(options) {}
@@ -159,8 +173,10 @@ class Auditor {
   }
 
   // The per-release verdicts come last: they read the final declared target and verdict.
-  void add_release_loads(ObjectAudit& object) const {
-    for (const auto& release : options_.releases) object.loads.push_back(assess_release_load(object, release));
+  void add_release_loads(ObjectAudit& object, const PackageLibraries* package = nullptr) const {
+    for (const auto& release : options_.releases) {
+      object.loads.push_back(assess_release_load(object, release, package));
+    }
   }
 
   void audit_directory(const std::filesystem::path& directory) {
@@ -289,8 +305,11 @@ class Auditor {
     std::size_t first_object = report_.binaries.size();
     std::size_t last_object = first_object;
     std::size_t packages = 0;
+    std::set<std::string, std::less<>> entries;  // every path inside the wheel
+    PackageLibraries libraries;                  // its ELF objects, by path inside it
     try {
       WheelReader reader = WheelReader::open_file(file);
+      for (auto& name : reader.file_names()) entries.insert(std::move(name));
       reader.apply_file_name_tags(file.filename().string());
       const WheelMetadata& metadata = reader.metadata();
       wheel.abi3 = metadata.abi3;
@@ -304,13 +323,19 @@ class Auditor {
       reader.for_each_binary_entry([&](const std::string& name, EntryStream& entry) {
         std::string path = fmt::format("{}!{}", file.string(), name);
         try {
-          for (ObjectAudit& object :
-               audit_binary_objects(read_binary_imports(entry), path, catalog_, options_, metadata.abi3)) {
+          std::vector<BinaryImports> read = read_binary_imports(entry);
+          // What the wheel's other objects bind to where their RUNPATH leads here (its symbols, digested).
+          if (read.size() == 1 && read.front().format == BinaryFormat::Elf) {
+            BinaryImports& elf = read.front();
+            libraries[name] = {
+                std::make_shared<const LibrarySymbols>(LibrarySymbols::of(elf.needed, std::move(elf.exported))),
+                elf.library_search_path};
+          }
+          for (ObjectAudit& object : audit_binary_objects(read, path, catalog_, options_, metadata.abi3)) {
             object.wheel = file.string();
             if (!options_.target) declare(object.declared_target, wheel.declared_target);
             if (object.device.uses_device()) object.device.recorded = metadata.recorded_toolkit;
             decide_verdict(object, options_);
-            add_release_loads(object);
             report_.binaries.push_back(std::move(object));
           }
         } catch (const BinaryReadError& error) {
@@ -333,7 +358,12 @@ class Auditor {
     // The wheel's own objects (a .pt2 model in it is a package of its own).
     std::vector<ObjectAudit*> package;
     for (std::size_t i = first_object; i < last_object; ++i) package.push_back(&report_.binaries[i]);
+    // Once every object is read: an object's load reaches the wheel's libraries its RUNPATH leads to.
+    for (ObjectAudit* object : package) add_release_loads(*object, &libraries);
     add_bundled_dependency_misfits(package);
+    if (auto name = parse_wheel_file_name(file.filename().string())) {
+      wheel.platform_misfits = judge_platform_tags(name->platform, platform_objects(package), entries);
+    }
     wheel.object_count = roll_up(first_object, last_object, wheel.min_torch, wheel.min_torch_to_load, wheel.verdict);
     if (wheel.object_count == 0) {
       if (packages == 0) fail(file.string(), "the wheel holds no ELF, Mach-O or PE object and no .pt2 package");
@@ -381,6 +411,8 @@ ObjectAudit audit_imports(const BinaryImports& imports, std::string path, const 
   object.machine = imports.machine;
   object.soname = imports.soname;
   object.needed = imports.needed;
+  object.version_needs = imports.version_needs;
+  object.library_search_path = imports.library_search_path;
   for (const auto& library : imports.needed) {
     if (auto device = parse_device_library(library)) object.device.libraries.push_back(std::move(*device));
     // A CUDA extension that links its runtime statically still NEEDs torch's own device libraries.

@@ -8,6 +8,8 @@
 #include "audit/allowlist.h"
 #include "audit/binary_imports.h"
 #include "audit/import_time_checks.h"
+#include "audit/loader_scope.h"
+#include "audit/platform_policy.h"
 #include "audit/pt2_package.h"
 #include "audit/recorded_toolkit.h"
 #include "audit/shim_catalog.h"
@@ -134,6 +136,8 @@ struct ObjectAudit {
   std::string machine;
   std::string soname;  // ELF's DT_SONAME, Mach-O's install name; "" when it has none
   std::vector<std::string> needed;
+  std::vector<VersionNeed> version_needs;                         // BinaryImports::version_needs
+  std::vector<std::string> library_search_path;                   // BinaryImports::library_search_path
   std::vector<ClassifiedSymbol> imports;                          // every undefined dynamic symbol, sorted by name
   std::vector<ShimUse> shims;                                     // imported and dynamically looked-up shims, sorted
   std::vector<ClassifiedSymbol> unstable;                         // not allowlisted unstable torch imports
@@ -162,6 +166,8 @@ struct WheelAudit {
   AuditVerdict verdict = AuditVerdict::Stable;
   std::size_t object_count = 0;
   ImportTimeChecks import_checks;  // what its Python decides at import (the canary's prediction reads it)
+  // Its ELF objects that do not load on the systems a manylinux or musllinux tag of its file name names.
+  std::vector<PlatformTagMisfit> platform_misfits;
 };
 
 // An AOTInductor package (.pt2): what it records of itself, and the roll-up of its compiled objects,
@@ -209,7 +215,10 @@ AuditReport audit_paths(const std::vector<std::filesystem::path>& inputs, const 
 // Whether `object` loads into `release`: its torch symbols (the verdict and the newest shim it
 // imports) and its device needs against the release's device runtime. The one rule the audit,
 // `check` and the release gate share.
-ReleaseLoad assess_release_load(const ObjectAudit& object, const StoredRelease& release);
+// `package`: the libraries of the object's wheel, which its RUNPATH may lead to (none for a file
+// audited alone).
+ReleaseLoad assess_release_load(const ObjectAudit& object, const StoredRelease& release,
+                                const PackageLibraries* package = nullptr);
 
 // Objects shipped together (one wheel, one installed package): the loader opens an object's NEEDED
 // libraries before binding it, so one that NEEDs another of them (by soname, else file name; through

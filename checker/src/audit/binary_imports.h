@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "baseline/symbol_digests.h"
+
 namespace abicheck {
 
 class EntryStream;
@@ -41,6 +43,15 @@ struct ImportedSymbol {
   auto operator<=>(const ImportedSymbol&) const = default;
 };
 
+// One version an ELF object's .gnu.version_r requires of a library: what its platform tag is judged
+// by (platform_policy.h), whether or not a symbol of the dynamic table carries it.
+struct VersionNeed {
+  std::string library;  // "libc.so.6"
+  std::string version;  // "GLIBC_2.34"
+
+  auto operator<=>(const VersionNeed&) const = default;
+};
+
 // What the audit needs to know about one object (one architecture of a universal Mach-O).
 struct BinaryImports {
   BinaryFormat format = BinaryFormat::Elf;
@@ -48,7 +59,14 @@ struct BinaryImports {
   std::string soname;   // ELF's DT_SONAME, Mach-O's LC_ID_DYLIB; empty otherwise
   // ELF's DT_NEEDED, Mach-O's LC_LOAD_DYLIB install names, PE's import DLLs (delay-loaded too), in file order.
   std::vector<std::string> needed;
-  std::vector<ImportedSymbol> undefined;         // sorted by name
+  std::vector<ImportedSymbol> undefined;   // sorted by name
+  std::vector<VersionNeed> version_needs;  // ELF's .gnu.version_r, in file order; empty otherwise
+  // ELF: the names its dynamic symbol table exports (is_exported_definition), as digests (unsealed):
+  // what an object of its package that NEEDs it binds to. Empty otherwise.
+  SymbolDigests exported;
+  // Where ELF's loader looks for this object's NEEDED first: DT_RUNPATH's directories, else
+  // DT_RPATH's, as written ("$ORIGIN/../pkg.libs"); empty otherwise.
+  std::vector<std::string> library_search_path;
   std::vector<std::string> symbol_like_strings;  // read-only C strings shaped like shim names (dlsym uses)
   // Read-only C strings shaped like operator names handed to the dispatcher: "aten::add" or
   // "aten::add.Tensor" (sorted); and the plain identifiers ("Tensor", "int", "out"), among which

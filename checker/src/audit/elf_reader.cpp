@@ -9,8 +9,11 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string_view>
+
+#include "baseline/library_exports.h"
 
 namespace abicheck {
 namespace {
@@ -145,6 +148,8 @@ BinaryImports read_elf_imports(std::span<char> image, const ReadOnlySectionScan&
   if (!dynsym)
     throw ElfReadError("no dynamic symbol table: a static or fully stripped object imports nothing to audit");
 
+  std::optional<std::string> runpath;
+  std::optional<std::string> rpath;
   if (dynamic) {
     GElf_Shdr dynamic_header;
     gelf_getshdr(dynamic, &dynamic_header);
@@ -154,12 +159,24 @@ BinaryImports read_elf_imports(std::span<char> image, const ReadOnlySectionScan&
     for (std::size_t i = 0; entry_size && i < data->d_size / entry_size; ++i) {
       GElf_Dyn entry;
       if (!gelf_getdyn(data, static_cast<int>(i), &entry) || entry.d_tag == DT_NULL) break;
-      if (entry.d_tag != DT_NEEDED && entry.d_tag != DT_SONAME) continue;
+      if (entry.d_tag != DT_NEEDED && entry.d_tag != DT_SONAME && entry.d_tag != DT_RUNPATH &&
+          entry.d_tag != DT_RPATH) {
+        continue;
+      }
       const char* text = elf_strptr(elf.get(), dynamic_header.sh_link, entry.d_un.d_val);
       if (!text) throw ElfReadError("corrupt dynamic section: a library name points outside the string table");
       if (entry.d_tag == DT_NEEDED) imports.needed.emplace_back(text);
-      else imports.soname = text;
+      else if (entry.d_tag == DT_SONAME) imports.soname = text;
+      else if (entry.d_tag == DT_RUNPATH) runpath = text;
+      else rpath = text;
     }
+  }
+  // The loader ignores DT_RPATH where DT_RUNPATH is present.
+  const std::string search_path = runpath ? *runpath : rpath.value_or("");
+  for (std::string_view path = search_path; !path.empty();) {
+    std::size_t colon = std::min(path.find(':'), path.size());
+    if (colon > 0) imports.library_search_path.emplace_back(path.substr(0, colon));
+    path.remove_prefix(std::min(colon + 1, path.size()));
   }
 
   std::map<unsigned, VersionRequirement> requirements;
@@ -179,6 +196,7 @@ BinaryImports read_elf_imports(std::span<char> image, const ReadOnlySectionScan&
         if (aux_offset > INT32_MAX || !gelf_getvernaux(data, static_cast<int>(aux_offset), &aux)) break;
         const char* version = elf_strptr(elf.get(), verneed_header.sh_link, aux.vna_name);
         requirements[aux.vna_other] = {version ? version : "", library ? library : ""};
+        imports.version_needs.push_back({library ? library : "", version ? version : ""});
         if (aux.vna_next == 0) break;
         aux_offset += aux.vna_next;
       }
@@ -198,9 +216,15 @@ BinaryImports read_elf_imports(std::span<char> image, const ReadOnlySectionScan&
   for (std::size_t i = 1; i < symbol_count; ++i) {
     GElf_Sym symbol;
     if (!gelf_getsym(symbols, static_cast<int>(i), &symbol)) break;
-    if (symbol.st_shndx != SHN_UNDEF || symbol.st_name == 0) continue;
+    if (symbol.st_name == 0) continue;
+    const bool exported = is_exported_definition(symbol.st_info, symbol.st_other, symbol.st_shndx);
+    if (symbol.st_shndx != SHN_UNDEF && !exported) continue;
     const char* name = elf_strptr(elf.get(), dynsym_header.sh_link, symbol.st_name);
     if (!name) throw ElfReadError("corrupt dynamic symbol table: a name points outside the string table");
+    if (exported) {
+      imports.exported.add(name);
+      continue;
+    }
     ImportedSymbol imported{name, "", "", GELF_ST_BIND(symbol.st_info) == STB_WEAK};
     GElf_Versym version_index;
     if (versions && gelf_getversym(versions, static_cast<int>(i), &version_index)) {

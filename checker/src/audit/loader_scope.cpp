@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 
+#include "audit/package_search.h"
 #include "baseline/library_exports.h"
 #include "core/tool_error.h"
 
@@ -96,19 +97,40 @@ std::shared_ptr<const LoaderScope::ReleaseBase> LoaderScope::release_base(const 
 }
 
 LoaderScope::LoaderScope(const std::vector<std::string>& needed, const StoredRelease& release,
-                         std::shared_ptr<const TorchSymbolExports> torch)
+                         std::shared_ptr<const TorchSymbolExports> torch, const PackagePlace& place)
     : release_name_(release.version.to_full_string()),
       torch_(std::move(torch)),
       base_(release_base(release, *torch_)),
       needed_(needed) {
+  // A soname and the object that NEEDs it: a library of the package looks through its own RUNPATH.
+  struct Need {
+    std::string soname;
+    std::string entry;  // the needing object's path inside the package; "" outside it
+    const std::vector<std::string>* search_path = nullptr;
+  };
   std::set<std::string, std::less<>> seen;
-  std::deque<std::string> pending(needed.begin(), needed.end());
+  std::deque<Need> pending;
+  for (const auto& soname : needed) pending.push_back({soname, place.entry, &place.search_path});
+  auto in_package = [&](const Need& need) -> const PackageLibraries::value_type* {
+    if (!place.libraries || !need.search_path || need.entry.empty()) return nullptr;
+    std::optional<std::string> entry =
+        find_in_package(need.entry, *need.search_path, need.soname,
+                        [&](std::string_view path) { return place.libraries->contains(path); });
+    return entry ? &*place.libraries->find(*entry) : nullptr;
+  };
   while (!pending.empty()) {
-    std::string soname = std::move(pending.front());
+    Need need = std::move(pending.front());
     pending.pop_front();
     // A soname already loaded is bound to that library, wherever the object would have looked.
-    if (base_->loaded.contains(soname) || !seen.insert(soname).second) continue;
-    std::optional<fs::path> file = locate(soname, base_->directories);
+    if (base_->loaded.contains(need.soname) || !seen.insert(need.soname).second) continue;
+    if (const auto* library = in_package(need)) {
+      for (const auto& soname : library->second.symbols->needed()) {
+        pending.push_back({soname, library->first, &library->second.search_path});
+      }
+      own_.push_back({need.soname, library->second.symbols});
+      continue;
+    }
+    std::optional<fs::path> file = locate(need.soname, base_->directories);
     std::shared_ptr<const LibrarySymbols> symbols;
     if (file) {
       try {
@@ -117,11 +139,11 @@ LoaderScope::LoaderScope(const std::vector<std::string>& needed, const StoredRel
       }
     }
     if (!symbols) {
-      if (!brought_by_the_host(soname)) unresolved_.push_back(soname);
+      if (!brought_by_the_host(need.soname)) unresolved_.push_back(need.soname);
       continue;
     }
-    pending.insert(pending.end(), symbols->needed().begin(), symbols->needed().end());
-    own_.push_back({soname, std::move(symbols)});
+    for (const auto& soname : symbols->needed()) pending.push_back({soname, "", nullptr});
+    own_.push_back({need.soname, std::move(symbols)});
   }
 }
 

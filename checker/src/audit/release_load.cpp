@@ -9,6 +9,7 @@
 
 #include "audit/binary_audit.h"
 #include "audit/loader_scope.h"
+#include "audit/package_search.h"
 #include "baseline/torch_symbol_exports.h"
 #include "core/tool_error.h"
 
@@ -118,8 +119,8 @@ std::string first_symbols(const std::vector<std::string>& missing) {
 bool needs_other_library(const ObjectAudit& object) {
   return std::ranges::any_of(object.needed, [](const std::string& library) {
     std::string_view name(library);
-    bool torch = name.starts_with("libtorch") || name.starts_with("libc10") || name.starts_with("libshm");
-    return !torch && !is_system_library(name) && !name.starts_with("libpython") && !parse_device_library(library);
+    return !is_torch_built_library(name) && !is_system_library(name) && !name.starts_with("libpython") &&
+           !parse_device_library(library);
   });
 }
 
@@ -146,7 +147,8 @@ void add_undefined_symbol_misfit(const ObjectAudit& object, const LoaderScope& s
 // other symbol it imports must be defined by a library its load reaches. A plain C name is taken for
 // libtorch_python's only by elimination (kTorchCLinkageGroup), so it is torch's only where torch
 // exports it: a system library's shm_open is not, and a name nothing defines is an undefined symbol.
-void add_symbol_misfits(const ObjectAudit& object, const StoredRelease& release, ReleaseLoad& load) {
+void add_symbol_misfits(const ObjectAudit& object, const StoredRelease& release, const PackageLibraries* package,
+                        ReleaseLoad& load) {
   // Before the libraries are read, a C name is not counted where another library the object needs may define it.
   const bool c_names_may_be_elsewhere = needs_other_library(object);
   std::vector<const ClassifiedSymbol*> imports;
@@ -183,7 +185,8 @@ void add_symbol_misfits(const ObjectAudit& object, const StoredRelease& release,
                                              count(imports.size()), version, release.lib_dir.string()));
     return;
   }
-  const LoaderScope scope(object.needed, release, exports);
+  const LoaderScope scope(object.needed, release, exports,
+                          {package, std::string(entry_in_package(object.path)), object.library_search_path});
   imports.clear();
   for (const auto& symbol : object.imports) {
     if (symbol.category != SymbolCategory::UnstableTorch || symbol.weak) continue;
@@ -227,14 +230,15 @@ bool ReleaseLoad::device_runtime_fits() const {
   return std::ranges::none_of(device_misfits, &DeviceMisfit::blocks_load);
 }
 
-ReleaseLoad assess_release_load(const ObjectAudit& object, const StoredRelease& release) {
+ReleaseLoad assess_release_load(const ObjectAudit& object, const StoredRelease& release,
+                                const PackageLibraries* package) {
   ReleaseLoad load{.release = release.version, .runtime = release.device.describe()};
   const TorchVersion minor = release.version.minor_release();
   std::optional<TorchVersion> oldest =
       object.declared_target ? std::optional(object.declared_target->version) : object.min_torch_to_load;
   // Per minor release: `torch==2.9.1` claims 2.9.1, and the stable ABI does not change within a minor.
   load.claimed = !oldest || minor >= oldest->minor_release();
-  add_symbol_misfits(object, release, load);
+  add_symbol_misfits(object, release, package, load);
   for (const auto& shim : object.shims) {
     if (!shim.introduced && !shim.dynamic_lookup) {
       load.torch_misfits.push_back(fmt::format("imports {}, which no known torch release declares", shim.name));

@@ -101,12 +101,7 @@ void for_each_exported_symbol(const std::filesystem::path& library,
                               const std::function<void(std::string_view)>& visit) {
   ElfFile file(library);
   for_each_dynamic_symbol(file, library, [&](const GElf_Sym& symbol, const char* name) {
-    int binding = GELF_ST_BIND(symbol.st_info);
-    int visibility = GELF_ST_VISIBILITY(symbol.st_other);
-    if (symbol.st_shndx == SHN_UNDEF || !name || *name == '\0') return;
-    // STB_GNU_UNIQUE: the one copy of an inline function's static, which the loader binds like a global.
-    if (binding != STB_GLOBAL && binding != STB_WEAK && binding != STB_GNU_UNIQUE) return;
-    if (visibility == STV_HIDDEN || visibility == STV_INTERNAL) return;
+    if (!name || *name == '\0' || !is_exported_definition(symbol.st_info, symbol.st_other, symbol.st_shndx)) return;
     visit(name);
   });
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <elf.h>
+
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -33,6 +35,17 @@ std::vector<std::string> read_exported_shim_functions(const std::filesystem::pat
 std::vector<std::string> read_imported_shim_functions(const std::filesystem::path& library);
 
 bool is_shim_function_name(std::string_view name);
+
+// Whether a dynamic symbol table entry is one another object's imports bind to: defined, of global,
+// weak or unique binding (STB_GNU_UNIQUE: the one copy of an inline function's static, which the
+// loader binds like a global), not hidden. For every reader of exports (for_each_exported_symbol, the
+// audit's ELF reader).
+inline bool is_exported_definition(unsigned char info, unsigned char other, std::uint16_t section) {
+  const unsigned binding = ELF64_ST_BIND(info);
+  const unsigned visibility = ELF64_ST_VISIBILITY(other);
+  return section != SHN_UNDEF && (binding == STB_GLOBAL || binding == STB_WEAK || binding == STB_GNU_UNIQUE) &&
+         visibility != STV_HIDDEN && visibility != STV_INTERNAL;
+}
 
 // Calls `visit` with the name of every symbol `library` exports in its dynamic symbol table: defined,
 // of global, weak or unique binding, not hidden; functions and objects alike (vtables, typeinfo,

@@ -80,6 +80,14 @@ LibrarySymbols LibrarySymbols::read(const fs::path& library) {
   return symbols;
 }
 
+LibrarySymbols LibrarySymbols::of(std::vector<std::string> needed, SymbolDigests exported) {
+  LibrarySymbols symbols;
+  symbols.needed_ = std::move(needed);
+  symbols.symbols_ = std::move(exported);
+  symbols.symbols_.seal();
+  return symbols;
+}
+
 bool LibrarySymbols::exports(std::string_view symbol) const { return symbols_.contains(symbol); }
 
 std::string LibrarySymbols::serialize() const { return symbols_.serialize(kLibrarySymbolsHeader, needed_); }

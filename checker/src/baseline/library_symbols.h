@@ -19,6 +19,8 @@ class LibrarySymbols {
  public:
   // Throws ToolError naming a file that is not a readable ELF object.
   static LibrarySymbols read(const std::filesystem::path& library);
+  // What an object read elsewhere gives (a wheel's entry, read by the audit as it streams by).
+  static LibrarySymbols of(std::vector<std::string> needed, SymbolDigests exported);
 
   bool exports(std::string_view symbol) const;
   const std::vector<std::string>& needed() const { return needed_; }

@@ -28,14 +28,17 @@ constexpr std::array kTorchLibraryPrefixes = {std::string_view("libtorch"), std:
 
 }  // namespace
 
+bool is_torch_built_library(std::string_view name) {
+  return std::ranges::any_of(kTorchLibraryPrefixes, [&](auto prefix) { return name.starts_with(prefix); });
+}
+
 std::vector<fs::path> TorchSymbolExports::torch_libraries(const fs::path& lib_dir) {
   std::vector<fs::path> libraries;
   std::error_code error;
   for (const auto& entry : fs::directory_iterator(lib_dir, error)) {
     std::string name = entry.path().filename().string();
     bool shared_object = name.ends_with(".so") || name.find(".so.") != std::string::npos;
-    bool torch_built =
-        std::ranges::any_of(kTorchLibraryPrefixes, [&](auto prefix) { return name.starts_with(prefix); });
+    bool torch_built = is_torch_built_library(name);
     // A versioned library's symlinks name the same object: read the file once.
     if (shared_object && torch_built && entry.is_regular_file(error) && !entry.is_symlink(error)) {
       libraries.push_back(entry.path());

@@ -11,6 +11,9 @@
 
 namespace abicheck {
 
+// Whether a library's file name or soname is one torch builds itself: libtorch*, libc10*, libshm*, libcaffe2*.
+bool is_torch_built_library(std::string_view name);
+
 // Which symbols a torch release's own libraries export (libtorch*.so, libc10*.so, libshm.so,
 // libcaffe2*.so in its lib/): what an extension's libtorch C++ imports bind to when it is loaded
 // into that release. The one owner of "does torch X define this C++ symbol" (docs/device-runtime.md).

@@ -6,6 +6,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "audit/audit_judgement.h"
 #include "report/suppression_render.h"
 
 namespace abicheck {
@@ -318,6 +319,9 @@ std::string render_audit_text(const AuditReport& report, bool verbose) {
     out += fmt::format("wheel {}: {} ({} objects), {}, declared target {}{}\n", wheel.path, to_string(wheel.verdict),
                        wheel.object_count, min_torch_text(wheel.min_torch, wheel.min_torch_to_load),
                        describe_declared(wheel.declared_target), wheel.abi3 ? ", abi3" : "");
+    for (const auto& misfit : wheel.platform_misfits) {
+      out += fmt::format("  {}: {}\n", misfit.object, platform_misfit_message(misfit));
+    }
   }
   for (const auto& package : report.pt2_packages) out += pt2_package_text(package);
   out += render_suppression_problems_text(report.suppression_problems);

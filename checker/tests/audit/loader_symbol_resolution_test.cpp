@@ -11,6 +11,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "audit_fixture_support.h"
+#include "core/file_text.h"
 #include "core/process.h"
 #include "support/cli.h"
 #include "support/scratch_release_store.h"
@@ -62,6 +64,47 @@ class LoaderSymbolResolution : public ::testing::Test {
                           (scratch_ / "shm.so").string()});
   }
   static void TearDownTestSuite() { fs::remove_all(scratch_); }
+
+  // A wheel whose extension gen/_ext.so NEEDs its own library gen.libs/libown.so.1 through RUNPATH
+  // $ORIGIN/../gen.libs (auditwheel's layout) and calls `called` there; the library shipped defines
+  // only own_defined. Written as a wheel and extracted beside it (the truth: the extracted object's load).
+  static fs::path wheel_with_own_library(const std::string& name, const std::string& called) {
+    const fs::path work = scratch_ / name;
+    fs::create_directories(work / "link");
+    fs::create_directories(work / "extracted" / "gen");
+    fs::create_directories(work / "extracted" / "gen.libs");
+    // Linked against a library that has both functions, shipped with the one that has only own_defined.
+    write(work / "link" / "own.cpp",
+          "extern \"C\" int own_defined() { return 1; }\nextern \"C\" int own_missing() { return 2; }\n");
+    testing::compile_cxx({"-shared", "-fPIC", (work / "link" / "own.cpp").string(), "-Wl,-soname,libown.so.1", "-o",
+                          (work / "link" / "libown.so.1").string()});
+    write(work / "own.cpp", "extern \"C\" int own_defined() { return 1; }\n");
+    testing::compile_cxx({"-shared", "-fPIC", (work / "own.cpp").string(), "-Wl,-soname,libown.so.1", "-o",
+                          (work / "extracted" / "gen.libs" / "libown.so.1").string()});
+    write(work / "ext.cpp",
+          "#include <cstdint>\n"
+          "namespace c10::detail {\n"
+          "[[noreturn]] void torchCheckFail(const char*, const char*, std::uint32_t, const char*);\n"
+          "}\n"
+          "extern \"C\" int " +
+              called +
+              "();\n"
+              "extern \"C\" int entry(int x) {\n"
+              "  if (x) c10::detail::torchCheckFail(\"f\", \"file\", 1, \"message\");\n"
+              "  return " +
+              called +
+              "();\n"
+              "}\n");
+    testing::compile_cxx({"-shared", "-fPIC", (work / "ext.cpp").string(), "-L" + lib_dir("2.10.0").string(),
+                          "-L" + (work / "link").string(), "-Wl,--no-as-needed", "-lc10", "-l:libown.so.1",
+                          "-Wl,-rpath,$ORIGIN/../gen.libs", "-o", (work / "extracted" / "gen" / "_ext.so").string()});
+    const fs::path wheel = work / (name + "-1.0-cp311-cp311-linux_x86_64.whl");
+    testing::write_zip(wheel,
+                       {{"gen/_ext.so", read_file_text(work / "extracted" / "gen" / "_ext.so")},
+                        {"gen.libs/libown.so.1", read_file_text(work / "extracted" / "gen.libs" / "libown.so.1")},
+                        {name + "-1.0.dist-info/METADATA", "Metadata-Version: 2.1\nName: " + name + "\n"}});
+    return wheel;
+  }
 
   static void write(const fs::path& file, const std::string& text) { std::ofstream(file) << text; }
 
@@ -144,6 +187,41 @@ TEST_F(LoaderSymbolResolution, ASystemLibrarysSymbolIsNeverTorchsAndTheObjectLoa
   }
   for (const auto& finding : document.at("verdict").at("findings")) {
     EXPECT_EQ(finding.at("message").get<std::string>().find("shm_"), std::string::npos) << finding.dump(2);
+  }
+}
+
+TEST_F(LoaderSymbolResolution, AWheelsOwnLibraryIsFoundThroughItsRunpathAndWhatItLacksIsUndefined) {
+  for (const auto& [name, called] : {std::pair<std::string, std::string>{"ownfound", "own_defined"},
+                                     std::pair<std::string, std::string>{"ownlacks", "own_missing"}}) {
+    const fs::path wheel = wheel_with_own_library(name, called);
+    const fs::path extracted = wheel.parent_path() / "extracted" / "gen" / "_ext.so";
+    const nlohmann::json document = audit(wheel, 1);  // unstable: it imports c10's C++ ABI
+    const nlohmann::json* binary = nullptr;
+    for (const auto& candidate : document.at("audit").at("binaries")) {
+      if (candidate.at("path").get<std::string>().ends_with("!gen/_ext.so")) binary = &candidate;
+    }
+    ASSERT_NE(binary, nullptr) << document.dump(2);
+    ASSERT_EQ((*binary)["releases"].size(), std::size(kReleases));
+    for (std::size_t i = 0; i < std::size(kReleases); ++i) {
+      const std::string error = load_error(std::string(kReleases[i]), extracted);
+      // The case is what it was made to be: the loader finds libown.so.1 and binds own_defined only.
+      EXPECT_EQ(error.empty(), called == "own_defined") << error;
+      const nlohmann::json& load = (*binary)["releases"][i];
+      EXPECT_EQ(load["loads"].get<bool>(), error.empty()) << name << " " << kReleases[i] << ": " << error << "\n"
+                                                          << load.dump(2);
+      if (!error.empty()) {
+        EXPECT_NE(error.find("undefined symbol: " + called), std::string::npos) << error;
+        ASSERT_EQ(load["torch_misfits"].size(), 1U) << load.dump(2);
+        EXPECT_TRUE(load["torch_misfits"][0].get<std::string>().starts_with(
+            "undefined symbol " + called + " (defined by none of: libc10.so, libown.so.1"))
+            << load.dump(2);
+      }
+    }
+    bool undefined_finding = false;
+    for (const auto& finding : document.at("verdict").at("findings")) {
+      undefined_finding = undefined_finding || finding.at("kind") == "undefined-symbol";
+    }
+    EXPECT_EQ(undefined_finding, called == "own_missing") << document.at("verdict").dump(2);
   }
 }
 
