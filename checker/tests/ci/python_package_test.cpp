@@ -1,7 +1,8 @@
 // The Python package as a user gets it: ci/build_wheel.sh builds the CLI's wheel and makes it
 // manylinux; the wheel is installed into a fresh venv, without an index, and its torch-abi-check
 // runs an audit and a check from there, with every shared library it links (libabigail, libelf,
-// libzip, ...) taken from the wheel, not from Debian's packages.
+// libzip, ...) taken from the wheel, not from Debian's packages; and it audits its own wheel, whose
+// platform tag its objects must meet.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -58,6 +59,13 @@ TEST(PythonPackage, WheelInstalledInAFreshVenvRunsAuditAndCheckWithItsOwnLibrari
   auto audit = run_process({.argv = {cli, "audit", library.string(), "--target", "2.9"}, .timeout = 2min});
   EXPECT_EQ(audit.exit_code, 0) << audit.output;
   EXPECT_NE(audit.output.find("libprobe.so: stable"), std::string::npos) << audit.output;
+
+  // The tool's own wheel meets the platform tag auditwheel gave it, by its own audit's platform check.
+  fs::path own_report = work.path() / "own-wheel.json";
+  auto own = run_process({.argv = {cli, "audit", wheel.string(), "--json", own_report.string()}, .timeout = 2min});
+  EXPECT_EQ(own.exit_code, 0) << own.output;
+  auto own_document = nlohmann::json::parse(read_file_text(own_report));
+  EXPECT_TRUE(own_document.at("verdict").at("findings").empty()) << own_document.at("verdict").dump(2);
 
   // A check: the lint (libclang from the machine) and the store (the default one) explain a target typo.
   fs::path report = work.path() / "check.json";
