@@ -56,10 +56,14 @@ enum class ChangeKind {
   MethodOverloadReplaced,
   // A C shim's guard raised to the release that first shipped it (the release history says which).
   GuardCorrected,
+  // What the headers' inline conversions of the boxed calling convention do (behaviour.json).
+  ConversionChanged,
+  ConversionRemoved,
+  ConversionAdded,
 };
 // The last kind: move it with the enum. change_rules.cpp's table must then have a row for every kind
 // up to it, in order, or the build stops.
-inline constexpr ChangeKind kLastChangeKind = ChangeKind::GuardCorrected;
+inline constexpr ChangeKind kLastChangeKind = ChangeKind::ConversionAdded;
 
 std::string_view to_string(ChangeKind kind);
 Verdict verdict_of(ChangeKind kind);

@@ -18,7 +18,7 @@ namespace abicheck {
 //    "audit": {...}, "lint": {...}, "matrix": {...}, "canary": {...}, "diffs": [{...}], "check": {...},
 //    "gate": {...}}
 // The verdict is the stage's own judgement, written once; renderers and `report` never judge again.
-inline constexpr int kReportSchemaVersion = 13;
+inline constexpr int kReportSchemaVersion = 14;
 
 // A document of `command` with the judgement as its verdict; the caller adds the sections.
 nlohmann::json new_report_document(std::string_view command, std::string_view title, const Judgement& judgement);
