@@ -8,6 +8,7 @@
 #include <regex>
 #include <sstream>
 
+#include "baseline/library_exports.h"
 #include "core/file_text.h"
 #include "core/process.h"
 #include "core/scoped_temp_dir.h"
@@ -602,6 +603,26 @@ ConversionSpecializations find_conversion_specializations(const std::filesystem:
   return found;
 }
 
+ProbeExtensionSymbols probe_extension_symbols(const std::filesystem::path& include_dir, TorchVersion target) {
+  ScopedTempDir work("torch-abi-check-extension");
+  { std::ofstream(work.path() / "extension.cpp") << umbrella_source(stable_wrapper_headers(include_dir)); }
+  std::string include = std::filesystem::absolute(include_dir).lexically_normal().string();
+  run_step({"c++", "-std=c++17", "-O0", "-w", "-fPIC", "-shared", "-fkeep-inline-functions",
+            "-DTORCH_TARGET_VERSION=" + target.to_abi_hex(), "-I" + include, "extension.cpp", "-o", "extension.so"},
+           work.path(), "extension compile");
+  // A name of torch's namespaces, mangled: a function or object (_ZN5torch..., _ZNK5torch... for a const
+  // member), a local static of one (_ZZN5torch...), a vtable, typeinfo or guard variable of one.
+  static const std::regex in_torch(R"(_Z(?:T[VIS]|GV)?Z?N[rVK]*5torch.*)");
+  ProbeExtensionSymbols symbols;
+  for_each_exported_symbol(work.path() / "extension.so", [&](std::string_view name) {
+    if (std::regex_match(name.begin(), name.end(), in_torch)) symbols.exports.emplace_back(name);
+  });
+  std::ranges::sort(symbols.exports);
+  symbols.exports.erase(std::ranges::unique(symbols.exports).begin(), symbols.exports.end());
+  symbols.imports = read_imported_shim_functions(work.path() / "extension.so");
+  return symbols;
+}
+
 std::string generate_behaviour_probe(const std::filesystem::path& include_dir, const ShimInventory& inventory) {
   return ProbeSource(include_dir, inventory).text();
 }
@@ -617,7 +638,8 @@ BehaviourBaseline probe_behaviour(const std::filesystem::path& include_dir, cons
             "probe.cpp", "-o", "probe", "-L" + lib, "-Wl,-rpath," + lib, "-ltorch_cpu", "-lc10"},
            work.path(), "compile");
   std::string output = run_step({(work.path() / "probe").string()}, work.path(), "run");
-  BehaviourBaseline behaviour{inventory.release, target, parse_probe_output(output)};
+  BehaviourBaseline behaviour{inventory.release, target, parse_probe_output(output),
+                              probe_extension_symbols(include_dir, target)};
   auto same_key = [](const ConversionBehaviour& a, const ConversionBehaviour& b) {
     return a.type == b.type && a.value == b.value;
   };

@@ -27,9 +27,13 @@ ConversionSpecializations find_conversion_specializations(const std::filesystem:
 // back, one line per value.
 std::string generate_behaviour_probe(const std::filesystem::path& include_dir, const ShimInventory& inventory);
 
+// Builds the probe extension of ProbeExtensionSymbols with the release's headers at `target` and reads
+// what it exports of torch's namespaces and imports of the shims. Throws ToolError when it does not build.
+ProbeExtensionSymbols probe_extension_symbols(const std::filesystem::path& include_dir, TorchVersion target);
+
 // Compiles the probe with the release's headers at its own newest TORCH_TARGET_VERSION, links it with
 // the release's libtorch in lib_dir and runs it. Throws ToolError with the compiler's or the probe's
-// last lines when either fails.
+// last lines when either fails. The probe extension's symbols come with it.
 BehaviourBaseline probe_behaviour(const std::filesystem::path& include_dir, const std::filesystem::path& lib_dir,
                                   const ShimInventory& inventory);
 

@@ -73,10 +73,12 @@ std::string behaviour_to_json(const BehaviourBaseline& behaviour) {
     if (!conversion.to.empty()) entry["to"] = conversion.to;
     conversions.push_back(std::move(entry));
   }
-  nlohmann::ordered_json document = {{"schema_version", kBehaviourSchemaVersion},
-                                     {"release", behaviour.release.to_string()},
-                                     {"target", behaviour.target.to_string()},
-                                     {"conversions", std::move(conversions)}};
+  nlohmann::ordered_json document = {
+      {"schema_version", kBehaviourSchemaVersion},
+      {"release", behaviour.release.to_string()},
+      {"target", behaviour.target.to_string()},
+      {"conversions", std::move(conversions)},
+      {"probe_extension", {{"exports", behaviour.extension.exports}, {"imports", behaviour.extension.imports}}}};
   return document.dump(1) + "\n";
 }
 
@@ -94,7 +96,14 @@ BehaviourBaseline parse_behaviour(std::string_view text, const std::string& orig
       if (!parsed) throw ToolError(fmt::format("{}: {} '{}' is not a torch version", origin, field, text));
       return *parsed;
     };
-    BehaviourBaseline behaviour{version_of("release"), version_of("target"), {}};
+    const auto& extension = document.at("probe_extension");
+    BehaviourBaseline behaviour{version_of("release"),
+                                version_of("target"),
+                                {},
+                                {extension.at("exports").get<std::vector<std::string>>(),
+                                 extension.at("imports").get<std::vector<std::string>>()}};
+    std::ranges::sort(behaviour.extension.exports);
+    std::ranges::sort(behaviour.extension.imports);
     for (const auto& entry : document.at("conversions")) {
       behaviour.conversions.push_back({entry.at("type").get<std::string>(), entry.at("value").get<std::string>(),
                                        entry.at("from").get<std::string>(), entry.value("to", std::string())});

@@ -14,7 +14,7 @@ namespace abicheck {
 // extension) does with each probed value, observed by running it against the release's own libtorch
 // (behaviour_probe.h). Schema: docs/schemas/behaviour.schema.json; bump the version with its shape.
 inline constexpr std::string_view kBehaviourFile = "behaviour.json";
-inline constexpr int kBehaviourSchemaVersion = 1;
+inline constexpr int kBehaviourSchemaVersion = 2;
 
 // What `from` and `to` did with one value of one type.
 struct ConversionBehaviour {
@@ -43,10 +43,25 @@ inline constexpr std::string_view kRefused = "refused";
 // beside torch_dtype_float8_e8m0fnu(), both returning 44).
 bool same_encoding(std::string_view old_from, std::string_view new_from);
 
+// What an extension built with the release's headers gives and takes at load time: a shared object of
+// every stable wrapper header with every inline function emitted (-fkeep-inline-functions), so that what
+// any extension could compile in is there.
+struct ProbeExtensionSymbols {
+  // The symbols of torch's namespaces (torch::stable, torch::headeronly, ...) it exports: defined, of
+  // default visibility, in its dynamic symbol table; mangled, sorted. An exported inline function is
+  // one that two extensions built against different releases both define, and the loader may bind one
+  // extension's calls to the other's copy.
+  std::vector<std::string> exports;
+  std::vector<std::string> imports;  // the C shims it needs from libtorch, sorted
+
+  auto operator<=>(const ProbeExtensionSymbols&) const = default;
+};
+
 struct BehaviourBaseline {
   TorchVersion release;
   TorchVersion target;                           // the TORCH_TARGET_VERSION the probe was compiled at
   std::vector<ConversionBehaviour> conversions;  // sorted by (type, value), each pair once
+  ProbeExtensionSymbols extension;
 
   const ConversionBehaviour* find(std::string_view type, std::string_view value) const;
 };

@@ -71,7 +71,8 @@ void add_baseline_command(CLI::App& app, const CommonOptions& common, CommandAct
       Operand::WorkDirectory);
   as_operand(command->add_option(
                  "--lib-dir", options->lib_dir,
-                 "where libtorch_cpu.so / libtorch_cuda.so are (default: the release's; none for a header tree)"),
+                 "where libtorch_cpu.so / libtorch_cuda.so are (default: the release's; none for a header tree); the "
+                 "conversions' behaviour is probed on its libtorch_cpu.so"),
              Operand::Directory);
   command->add_option("--jobs", options->jobs, "parallel libclang parses (default: cores, at most 4)");
   command->add_flag("--bench", options->bench, "print how long the baseline took");
@@ -96,7 +97,9 @@ void add_baseline_command(CLI::App& app, const CommonOptions& common, CommandAct
       std::optional<std::filesystem::path> python;
       if (release.installed) python = release.installed->python;
       build.baseline.operators = release_operator_schemas(python, release.lib_dir);
-      build.baseline.behaviour = release_behaviour(release.include_dir, release.lib_dir, build.baseline.inventory);
+      // A header tree with --lib-dir (a changed copy of a release's headers) is probed on that libtorch.
+      build.baseline.behaviour = release_behaviour(
+          release.include_dir, options->lib_dir ? options->lib_dir : release.lib_dir, build.baseline.inventory);
       std::filesystem::path out = options->out.empty()
                                       ? ReleaseHistory::open(project_baselines_dir())
                                             .baseline_dir(build.baseline.inventory.release.minor_release())

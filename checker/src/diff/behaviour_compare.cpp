@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace abicheck {
 namespace {
 
@@ -53,6 +55,12 @@ std::vector<AbiChange> compare_behaviour(const BehaviourBaseline& old_behaviour,
     changes.push_back({conversion_name(after), ChangeKind::ConversionAdded,
                        after.to.empty() ? fmt::format("from: {}", after.from)
                                         : fmt::format("from: {}; to: {}", after.from, after.to)});
+  }
+  for (const auto& symbol : new_behaviour.extension.exports) {
+    if (std::ranges::binary_search(old_behaviour.extension.exports, symbol)) continue;
+    changes.push_back({symbol, ChangeKind::WrapperExported,
+                       fmt::format("exported by an extension built with the headers of {}, not by one built with {}",
+                                   new_behaviour.release.to_string(), old_behaviour.release.to_string())});
   }
   return changes;
 }

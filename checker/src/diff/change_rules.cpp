@@ -78,7 +78,12 @@ struct ChangeRule {
 //   what old binaries pass may no longer be what the new release expects, and a new build of the same
 //   call throws or falls back to the byte copy: breaking;
 // * a value or type newly converted: compatible.
-constexpr std::array<ChangeRule, 35> kRules{{
+// * a symbol of torch's namespaces that an extension built with the new headers exports and one built with
+//   the old did not (the hidden visibility of the wrappers' namespace dropped, a new inline function outside
+//   it): two extensions built against different releases then both define it, and where one of them is
+//   loaded into the global scope (RTLD_GLOBAL, or preloaded) the loader binds the other's calls to its copy,
+//   code of another release that encodes, checks and calls shims its own way: breaking.
+constexpr std::array<ChangeRule, 36> kRules{{
     {ChangeKind::FunctionRemoved, "function-removed", Verdict::Breaking,
      "A function an extension built against the old release imports is gone from the new one's headers.",
      "Keep the function (deprecate it instead), or suppress with a reason if no release ever shipped it.",
@@ -191,6 +196,12 @@ constexpr std::array<ChangeRule, 35> kRules{{
      Consequence::FailsAtCallTime},
     {ChangeKind::ConversionAdded, "conversion-added", Verdict::Compatible,
      "The new headers' from/to convert a value or type the old ones did not.", "Nothing to do."},
+    {ChangeKind::WrapperExported, "wrapper-exported", Verdict::Breaking,
+     "An extension built with the new headers exports a symbol of torch's namespaces that one built with the old "
+     "headers did not: extensions built against different releases define it twice, and the loader may bind one "
+     "extension's calls to the other's copy.",
+     "Keep the header's inline code in a hidden namespace (HIDDEN_NAMESPACE_BEGIN) or give it hidden visibility.",
+     Consequence::FailsAtCallTime},
 }};
 
 // The table has a row for every kind up to kLastChangeKind, in the enum's order; a missing row or one

@@ -1,5 +1,5 @@
-// The diff of behaviour baselines on a real conversion planted wrong (store tier): the probe of a copy of
-// the newest release's headers, run on its libtorch, against its committed behaviour.json.
+// The diff of behaviour baselines on real changes planted in a copy of the newest release's headers (store
+// tier): the probe run on its libtorch, or its probe extension built, against its committed behaviour.json.
 #include "diff/behaviour_compare.h"
 
 #include <gtest/gtest.h>
@@ -70,6 +70,39 @@ TEST(BehaviourProbeStore, ExchangedDtypeMappingIsAConversionChange) {
   EXPECT_EQ(names, (std::vector<std::string>{"from(c10::ScalarType c10::ScalarType::BFloat16)",
                                              "from(c10::ScalarType c10::ScalarType::Half)",
                                              "from(std::optional<c10::ScalarType> c10::ScalarType::Half)"}));
+}
+
+// The hidden visibility of HIDDEN_NAMESPACE_BEGIN dropped in a copy of the newest release's headers: an
+// extension built with them exports the stable wrappers (torch::stable::empty_like, ...), which the
+// committed probe extension of the release does not.
+TEST(BehaviourProbeStore, DroppedHiddenNamespaceExportsTheWrappers) {
+  ReleaseStore store(ReleaseStore::default_root());
+  if (store.releases().empty()) GTEST_SKIP() << "no torch release installed in the store";
+  StoredRelease release = store.require_newest();
+  ScopedTempDir mutant("behaviour-mutant");
+  link_all_but(release.include_dir, mutant.path(), "torch/headeronly/macros");
+  std::filesystem::path macros = mutant.path() / "torch/headeronly/macros/Macros.h";
+  std::string text = read_file_text(macros);
+  constexpr std::string_view hidden = R"( __attribute__((visibility("hidden"))))";
+  int dropped = 0;
+  for (std::size_t at = text.find(hidden); at != std::string::npos; at = text.find(hidden, at)) {
+    text.erase(at, hidden.size());
+    ++dropped;
+  }
+  ASSERT_GT(dropped, 0);
+  std::ofstream(macros) << text;
+
+  std::filesystem::path committed = project_root() / "shim_decls" / release.version.minor_release().to_string();
+  BehaviourBaseline original = load_behaviour(committed / kBehaviourFile);
+  BehaviourBaseline mutated = original;
+  mutated.extension = probe_extension_symbols(mutant.path(), original.target);
+  EXPECT_EQ(mutated.extension.imports, original.extension.imports);
+  std::vector<AbiChange> changes = compare_behaviour(original, mutated);
+  ASSERT_FALSE(changes.empty());
+  for (const auto& change : changes) EXPECT_EQ(change.kind, ChangeKind::WrapperExported) << change.name;
+  EXPECT_TRUE(std::ranges::any_of(changes, [](const AbiChange& change) {
+    return change.name == "_ZN5torch6stable10empty_likeERKNS0_6TensorE";  // torch::stable::empty_like
+  }));
 }
 
 }  // namespace
