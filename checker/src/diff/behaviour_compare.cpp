@@ -13,7 +13,7 @@ std::string conversion_name(const ConversionBehaviour& conversion) {
 
 bool converted(const ConversionBehaviour* conversion) { return conversion && conversion->from != kRefused; }
 
-// "0x... -> 0x..., to: a -> b": what differs, in the words of the behaviour file.
+// "from: 0x... -> 0x...; to: a -> b": what differs, in the words of the behaviour file.
 std::string difference(const ConversionBehaviour& before, const ConversionBehaviour& after) {
   std::vector<std::string> parts;
   if (!same_encoding(before.from, after.from)) parts.push_back(fmt::format("from: {} -> {}", before.from, after.from));
