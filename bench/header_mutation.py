@@ -31,7 +31,9 @@ to every declaration they fit, and for each mutant:
                  such a conversion deleted (conversion-case-deleted, the same consequence for a value that
                  had a case);
      neutral     nothing the probe can observe changed.
-2. runs the tool: `baseline` of the mutated tree, `diff <newest committed baseline> <that baseline>`
+2. runs the tool: `baseline` of the mutated tree (with the newest release's `--lib-dir`, so that the
+   baseline holds what the mutant's conversions do on the real libtorch: behaviour.json), `diff <newest
+   committed baseline> <that baseline>`
    (or `diff` straight on the tree when `baseline` refuses it), and `lint headers` on the tree; a
    finding is new when the unmutated tree does not give it. Exit 2 from a tool counts as a miss
    ("error"): a tree that exists is judged with findings, not refused.
@@ -649,7 +651,8 @@ def op_conversion_case_deleted(text, code, d, ctx):
     """One case of the headers' conversion of an enum for libtorch (a FromImpl<Enum> specialization) deleted:
     every declaration stays the same and compiles, and a call that passes that value fails at run time. What the
     finding probes found on the real releases that no rule reports: 2.15's conversion of Tag has no case for
-    Tag::inplace and Tag::out (issue 43 item 5; the behaviour baseline of issue 48 is what would see it)."""
+    Tag::inplace and Tag::out (issue 43 item 5; the behaviour baseline of issue 48 records them as refused, and
+    the diff reports a deleted case as conversion-removed)."""
     if d.kind != "header":
         return
     for specialization in re.finditer(r"struct\s+FromImpl\s*<\s*[\w:]+\s*>", code):
@@ -1113,11 +1116,25 @@ def inventory_headers(baseline_dir):
     return {d["name"]: d["header"] for d in json.loads(path.read_text())["declarations"]}
 
 
+# The newest release's libraries: a mutant's baseline probes its headers' conversions on them (behaviour.json),
+# as a release's own baseline does, so that the diff compares what the inline code does (issue 48).
+LIB_DIR = []
+
+
 def build_baseline(cli, tree, baseline, log):
     """The tree's baseline written to `baseline`, or None where `baseline` refuses the tree."""
     shutil.rmtree(baseline, ignore_errors=True)
-    built = run_tool([cli, "baseline", "--torch", tree, "--out", baseline, "--jobs", "2"], log)
+    built = run_tool([cli, "baseline", "--torch", tree, "--out", baseline, "--jobs", "2", *LIB_DIR], log)
     return baseline if built.returncode == 0 and (baseline / "inventory.json").exists() else None
+
+
+def conversions_header(tree):
+    """The header of the boxed calling convention's conversions (the one that specializes FromImpl), which a
+    conversion-* change of the diff is about: the diff names the type and value, not the header."""
+    for path in sorted((tree / "torch/csrc/stable").glob("*.h")):
+        if "struct FromImpl" in path.read_text(errors="replace"):
+            return path.relative_to(tree).as_posix()
+    return None
 
 
 def tool_findings(cli, tree, committed, work, log, built=None, timings=None):
@@ -1144,6 +1161,8 @@ def tool_findings(cli, tree, committed, work, log, built=None, timings=None):
             if change["verdict"] != "compatible":
                 header = change["name"] if (tree / change["name"]).is_file() or change["name"].endswith(".h") \
                     else where.get(change["name"])
+                if change["kind"].startswith("conversion-"):
+                    header = conversions_header(tree)
                 found.add(("diff", change["kind"], change["name"] + " " + normal(change["detail"]), header))
     report = work / "lint.json"
     report.unlink(missing_ok=True)
@@ -1330,6 +1349,7 @@ def main():
     # (a copy of the project, so that baselines rewritten during a run cannot change it under the run).
     committed = Path(os.environ.get("TORCH_ABI_CHECK_HOME", ROOT)) / "shim_decls" / minor
     include_dir = Path(newest_release["include_dir"])
+    LIB_DIR[:] = ["--lib-dir", newest_release["lib_dir"]]
 
     mutants, scanned = generate_mutants(include_dir, newest)
     wanted = set(filter(None, args.operators.split(",")))

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "baseline/abi_probe.h"
+#include "baseline/behaviour_probe.h"
 #include "core/atomic_file.h"
 #include "core/file_text.h"
 #include "core/tool_error.h"
@@ -97,6 +98,14 @@ void write_baseline(const ReleaseBaseline& baseline, const std::filesystem::path
   write_file_atomically(directory / kExportsFile, exports_to_json(baseline.exports, baseline.inventory.release));
   if (baseline.operators)
     write_file_atomically(directory / kOperatorsFile, operator_schemas_to_text(*baseline.operators));
+  if (baseline.behaviour) write_file_atomically(directory / kBehaviourFile, behaviour_to_json(*baseline.behaviour));
+}
+
+std::optional<BehaviourBaseline> release_behaviour(const std::filesystem::path& include_dir,
+                                                   const std::optional<std::filesystem::path>& lib_dir,
+                                                   const ShimInventory& inventory) {
+  if (!lib_dir) return std::nullopt;
+  return probe_behaviour(include_dir, *lib_dir, inventory);
 }
 
 std::optional<OperatorSchemas> release_operator_schemas(const std::optional<std::filesystem::path>& python,
@@ -120,6 +129,8 @@ ReleaseBaseline load_baseline(const std::filesystem::path& directory) {
   if (std::filesystem::exists(directory / kOperatorsFile)) {
     baseline.operators = load_operator_schemas(directory / kOperatorsFile);
   }
+  if (std::filesystem::exists(directory / kBehaviourFile))
+    baseline.behaviour = load_behaviour(directory / kBehaviourFile);
   return baseline;
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "baseline/conversion_behaviour.h"
 #include "baseline/library_exports.h"
 #include "baseline/operator_schemas.h"
 #include "inventory/inventory_collector.h"
@@ -25,6 +26,9 @@ struct ReleaseBaseline {
   // The dispatcher's operators (operators.txt): only where the release has a Python to list them, so
   // never for a bare header tree.
   std::optional<OperatorSchemas> operators;
+  // What the headers' inline conversions of the boxed calling convention do (behaviour.json): only where
+  // the release has its libtorch to run them against, so never for a bare header tree.
+  std::optional<BehaviourBaseline> behaviour;
 };
 
 // A reason the baseline cannot be trusted; the baseline is not written when there is one.
@@ -62,6 +66,12 @@ BaselineBuild build_baseline(const std::filesystem::path& include_dir,
 // environment); nullopt for one that cannot (a header tree).
 std::optional<OperatorSchemas> release_operator_schemas(const std::optional<std::filesystem::path>& python,
                                                         const std::optional<std::filesystem::path>& lib_dir);
+
+// The behaviour baseline of a release whose libraries are torch's own (a store release, a torch package);
+// nullopt for one without libraries (a header tree).
+std::optional<BehaviourBaseline> release_behaviour(const std::filesystem::path& include_dir,
+                                                   const std::optional<std::filesystem::path>& lib_dir,
+                                                   const ShimInventory& inventory);
 
 // Writes the files into `directory` (created if needed); each is replaced whole.
 void write_baseline(const ReleaseBaseline& baseline, const std::filesystem::path& directory);

@@ -55,7 +55,8 @@ void add_baseline_command(CLI::App& app, const CommonOptions& common, CommandAct
   auto options = std::make_shared<Options>();
   auto* command = app.add_subcommand(
       "baseline",
-      "write a release's inventory, ABI model, library exports and operator schemas (shim_decls/<release>/)");
+      "write a release's inventory, ABI model, library exports, operator schemas and conversion behaviour "
+      "(shim_decls/<release>/)");
   auto* torch = as_operand(command->add_option("--torch", options->torch,
                                                "a release (2.10), a torch package dir, or an include dir of headers"),
                            Operand::Release);
@@ -70,7 +71,8 @@ void add_baseline_command(CLI::App& app, const CommonOptions& common, CommandAct
       Operand::WorkDirectory);
   as_operand(command->add_option(
                  "--lib-dir", options->lib_dir,
-                 "where libtorch_cpu.so / libtorch_cuda.so are (default: the release's; none for a header tree)"),
+                 "where libtorch_cpu.so / libtorch_cuda.so are (default: the release's; none for a header tree); the "
+                 "conversions' behaviour is probed on its libtorch_cpu.so"),
              Operand::Directory);
   command->add_option("--jobs", options->jobs, "parallel libclang parses (default: cores, at most 4)");
   command->add_flag("--bench", options->bench, "print how long the baseline took");
@@ -95,18 +97,23 @@ void add_baseline_command(CLI::App& app, const CommonOptions& common, CommandAct
       std::optional<std::filesystem::path> python;
       if (release.installed) python = release.installed->python;
       build.baseline.operators = release_operator_schemas(python, release.lib_dir);
+      // A header tree with --lib-dir (a changed copy of a release's headers) is probed on that libtorch.
+      build.baseline.behaviour = release_behaviour(
+          release.include_dir, options->lib_dir ? options->lib_dir : release.lib_dir, build.baseline.inventory);
       std::filesystem::path out = options->out.empty()
                                       ? ReleaseHistory::open(project_baselines_dir())
                                             .baseline_dir(build.baseline.inventory.release.minor_release())
                                       : options->out;
       write_baseline(build.baseline, out);
-      fmt::print("baseline of torch {} written to {} ({} declarations, {})\n",
-                 build.baseline.inventory.release.to_string(), out.string(),
-                 build.baseline.inventory.declarations.size(),
-                 build.baseline.operators
-                     ? fmt::format("{} operator schemas, {} schema adapters", build.baseline.operators->schemas.size(),
-                                   build.baseline.operators->adapters.size())
-                     : std::string("no operator schemas: the release has no Python"));
+      fmt::print(
+          "baseline of torch {} written to {} ({} declarations, {}, {})\n",
+          build.baseline.inventory.release.to_string(), out.string(), build.baseline.inventory.declarations.size(),
+          build.baseline.operators
+              ? fmt::format("{} operator schemas, {} schema adapters", build.baseline.operators->schemas.size(),
+                            build.baseline.operators->adapters.size())
+              : std::string("no operator schemas: the release has no Python"),
+          build.baseline.behaviour ? fmt::format("{} conversions probed", build.baseline.behaviour->conversions.size())
+                                   : std::string("no behaviour: the release has no libtorch"));
       if (options->bench) {
         fmt::print("bench: baseline {} took {:.1f} s\n", build.baseline.inventory.release.to_string(),
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());

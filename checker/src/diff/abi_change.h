@@ -60,10 +60,16 @@ enum class ChangeKind {
   DefaultArgumentRemoved,
   DefaultArgumentRemovedOverloaded,
   MadeExplicit,
+  // What the headers' inline conversions of the boxed calling convention do (behaviour.json).
+  ConversionChanged,
+  ConversionRemoved,
+  ConversionAdded,
+  // What an extension built with the headers exports (behaviour.json's probe extension).
+  WrapperExported,
 };
 // The last kind: move it with the enum. change_rules.cpp's table must then have a row for every kind
 // up to it, in order, or the build stops.
-inline constexpr ChangeKind kLastChangeKind = ChangeKind::MadeExplicit;
+inline constexpr ChangeKind kLastChangeKind = ChangeKind::WrapperExported;
 
 std::string_view to_string(ChangeKind kind);
 Verdict verdict_of(ChangeKind kind);

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "diff/abigail_compare.h"
+#include "diff/behaviour_compare.h"
 #include "diff/inventory_compare.h"
 #include "diff/operator_compare.h"
 
@@ -57,6 +58,10 @@ AbiDiff diff_baselines(const ReleaseBaseline& old_baseline, const ReleaseBaselin
   if (old_baseline.operators && new_baseline.operators) {
     std::vector<AbiChange> operators = compare_operator_schemas(*old_baseline.operators, *new_baseline.operators);
     diff.changes.insert(diff.changes.end(), operators.begin(), operators.end());
+  }
+  if (old_baseline.behaviour && new_baseline.behaviour) {
+    std::vector<AbiChange> conversions = compare_behaviour(*old_baseline.behaviour, *new_baseline.behaviour);
+    diff.changes.insert(diff.changes.end(), conversions.begin(), conversions.end());
   }
   if (suppressions) {
     apply_suppressions(*suppressions, diff.changes);

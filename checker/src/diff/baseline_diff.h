@@ -28,7 +28,7 @@ HistoryFacts history_facts(const ReleaseHistory& history, TorchVersion new_relea
 
 // The whole comparison of two baselines: the inventories (guards, backends, enums, exports),
 // libabigail's comparison of the ABI models (signatures and layouts) and, when both sides have them,
-// the operator schemas; suppressions applied (their stale and expired entries in
+// the operator schemas and the conversions' behaviour; suppressions applied (their stale and expired entries in
 // AbiDiff::suppression_problems), sorted. The origins name the baselines in error messages.
 AbiDiff diff_baselines(const ReleaseBaseline& old_baseline, const ReleaseBaseline& new_baseline,
                        SuppressionFile* suppressions = nullptr, const std::string& old_origin = "OLD",

@@ -69,7 +69,21 @@ struct ChangeRule {
 //   one, and a call compiles where its arguments convert to the new types (a vector and a braced list
 //   do, checked by compiling at target 2.9 against both releases: bench/HISTORY.md, issue 28, surface4);
 //   the old overload's address, or an argument that does not convert, does not: worth a look.
-constexpr std::array<ChangeRule, 35> kRules{{
+// The inline conversions of the boxed calling convention (from/to of stableivalue_conversions.h), compiled
+// into every extension, run against the release's own libtorch (shim_decls/<release>/behaviour.json):
+// * the same value of the same type encoded into other bits (or decoded into another value): a binary
+//   built before and the new libtorch, or a binary built now and an old libtorch or another extension,
+//   read each other's values wrongly at call time: breaking;
+// * a value or type the new headers no longer convert (from refuses it, the specialisation is gone):
+//   what old binaries pass may no longer be what the new release expects, and a new build of the same
+//   call throws or falls back to the byte copy: breaking;
+// * a value or type newly converted: compatible.
+// * a symbol of torch's namespaces that an extension built with the new headers exports and one built with
+//   the old did not (the hidden visibility of the wrappers' namespace dropped, a new inline function outside
+//   it): two extensions built against different releases then both define it, and where one of them is
+//   loaded into the global scope (RTLD_GLOBAL, or preloaded) the loader binds the other's calls to its copy,
+//   code of another release that encodes, checks and calls shims its own way: breaking.
+constexpr std::array<ChangeRule, 39> kRules{{
     {ChangeKind::FunctionRemoved, "function-removed", Verdict::Breaking,
      "A function an extension built against the old release imports is gone from the new one's headers.",
      "Keep the function (deprecate it instead), or suppress with a reason if no release ever shipped it.",
@@ -186,6 +200,24 @@ constexpr std::array<ChangeRule, 35> kRules{{
      "A constructor or conversion of the stable headers became `explicit`: an implicit conversion that compiled "
      "(`Device d = DeviceType::CPU;`, an argument passed where the class is expected) no longer does.",
      "Keep it implicit; add an explicit overload behind a version guard instead.", Consequence::DoesNotCompile},
+    {ChangeKind::ConversionChanged, "conversion-changed", Verdict::Breaking,
+     "The headers' inline from/to encode the same value into other bits (or decode them into another value): "
+     "binaries built against the old release and the new libtorch disagree about it at call time.",
+     "Restore the old encoding; a new one needs a new type or a version check on the extension's build version.",
+     Consequence::FailsAtCallTime},
+    {ChangeKind::ConversionRemoved, "conversion-removed", Verdict::Breaking,
+     "A value or type the old headers' from/to converted is no longer converted by the new ones (refused, or "
+     "its specialisation is gone).",
+     "Keep the conversion, or suppress with a reason if no extension can pass the value.",
+     Consequence::FailsAtCallTime},
+    {ChangeKind::ConversionAdded, "conversion-added", Verdict::Compatible,
+     "The new headers' from/to convert a value or type the old ones did not.", "Nothing to do."},
+    {ChangeKind::WrapperExported, "wrapper-exported", Verdict::Breaking,
+     "An extension built with the new headers exports a symbol of torch's namespaces that one built with the old "
+     "headers did not: extensions built against different releases define it twice, and the loader may bind one "
+     "extension's calls to the other's copy.",
+     "Keep the header's inline code in a hidden namespace (HIDDEN_NAMESPACE_BEGIN) or give it hidden visibility.",
+     Consequence::FailsAtCallTime},
 }};
 
 // The table has a row for every kind up to kLastChangeKind, in the enum's order; a missing row or one

@@ -1,6 +1,7 @@
 // Regenerates the baseline of every installed release into a temporary directory and compares it
 // byte for byte with the committed shim_decls/<release>/: the baselines are deterministic, and the
-// committed ones are what the current code produces. About 10-45 s per release on 2 cores.
+// committed ones are what the current code produces. About 10-45 s per release on 2 cores, of which the
+// behaviour probe (compiled and run against the release's libtorch) is a few seconds.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -36,8 +37,10 @@ TEST(BaselineDriftStore, RegeneratedBaselinesMatchTheCommittedOnes) {
     BaselineBuild build = build_baseline(release.include_dir, release.lib_dir);
     EXPECT_TRUE(build.problems.empty()) << name << ": " << build.problems.front().name << " "
                                         << build.problems.front().problem;
+    // The conversions' behaviour, run against the release's own libtorch (a few CPU-seconds).
+    build.baseline.behaviour = release_behaviour(release.include_dir, release.lib_dir, build.baseline.inventory);
     write_baseline(build.baseline, work.path() / name);
-    for (std::string_view file : {kInventoryFile, kAbiModelFile, kExportsFile}) {
+    for (std::string_view file : {kInventoryFile, kAbiModelFile, kExportsFile, kBehaviourFile}) {
       EXPECT_EQ(read_bytes(work.path() / name / file), read_bytes(committed / file))
           << "shim_decls/" << name << "/" << file << " drifted: regenerate it with torch-abi-check baseline --torch "
           << name;

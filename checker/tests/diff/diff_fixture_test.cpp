@@ -4,7 +4,8 @@
 // day, kFixtureToday), and then lists in "suppression_problems" the entries that are stale or expired.
 // An operator case (operators_*) has an operators.txt on each side instead of a header tree: a header
 // tree has no Python to list operators, so those cases compare the two operator baselines. Every kind
-// of change must be planted by at least one case.
+// of change must be planted by at least one case. A behaviour case (behaviour_*) has a behaviour.json
+// on each side: what the probe of the conversions printed (behaviour_probe.h), which needs a libtorch.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -21,6 +22,7 @@
 #include "core/scoped_temp_dir.h"
 #include "diff/baseline_diff.h"
 #include "diff/baseline_source.h"
+#include "diff/behaviour_compare.h"
 #include "diff/diff_judgement.h"
 #include "diff/operator_compare.h"
 #include "diff/suppressions.h"
@@ -78,16 +80,26 @@ std::optional<SuppressionFile> fixture_suppressions(const std::filesystem::path&
   return load_suppressions(path, kFixtureToday);
 }
 
+AbiDiff suppressed(AbiDiff diff, SuppressionFile* suppressions) {
+  if (suppressions) {
+    apply_suppressions(*suppressions, diff.changes);
+    diff.suppression_problems = suppressions->problems();
+  }
+  return diff;
+}
+
 AbiDiff diff_fixture(const std::filesystem::path& fixture, const ScopedTempDir& work, SuppressionFile* suppressions) {
   if (std::filesystem::exists(fixture / "old" / kOperatorsFile)) {
     OperatorSchemas old_schemas = load_operator_schemas(fixture / "old" / kOperatorsFile);
     OperatorSchemas new_schemas = load_operator_schemas(fixture / "new" / kOperatorsFile);
-    AbiDiff diff{old_schemas.release, new_schemas.release, compare_operator_schemas(old_schemas, new_schemas)};
-    if (suppressions) {
-      apply_suppressions(*suppressions, diff.changes);
-      diff.suppression_problems = suppressions->problems();
-    }
-    return diff;
+    return suppressed({old_schemas.release, new_schemas.release, compare_operator_schemas(old_schemas, new_schemas)},
+                      suppressions);
+  }
+  if (std::filesystem::exists(fixture / "old" / kBehaviourFile)) {
+    BehaviourBaseline old_behaviour = load_behaviour(fixture / "old" / kBehaviourFile);
+    BehaviourBaseline new_behaviour = load_behaviour(fixture / "new" / kBehaviourFile);
+    return suppressed({old_behaviour.release, new_behaviour.release, compare_behaviour(old_behaviour, new_behaviour)},
+                      suppressions);
   }
   // A case may carry a release history (baselines/<release>/inventory.json): what first shipped when.
   HistoryFacts history;

@@ -114,8 +114,10 @@ TEST(ReportDocument, ReadRefusesWhatIsNotAVersionedDocument) {
   // the aoti section, 7 the canary's environment cells, its shard and its loads-level agreement, 8 the
   // aoti cells' loader (Python or C++), a package's reference extension, and the diff's
   // method-removed and method-guard-lowered (the C++ methods of the stable headers), 9 the diff's
-  // method-overload-replaced, 10 the diff's guard-corrected, 11 the findings' consequences.
-  for (int old_version : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}) {
+  // method-overload-replaced, 10 the diff's guard-corrected, 11 the findings' consequences, 12 their
+  // counts in the verdict, 13 a finding's notes, 14 the diff's conversion-changed, -removed and -added and
+  // wrapper-exported.
+  for (int old_version : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}) {
     expect_document_refused(fmt::format("{{\"schema_version\": {}, \"verdict\": {{}}}}", old_version),
                             fmt::format("schema_version {} is not the one this torch-abi-check reads ({})", old_version,
                                         kReportSchemaVersion));
