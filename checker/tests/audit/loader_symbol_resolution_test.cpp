@@ -98,7 +98,7 @@ class LoaderSymbolResolution : public ::testing::Test {
     testing::compile_cxx({"-shared", "-fPIC", (work / "ext.cpp").string(), "-L" + lib_dir("2.10.0").string(),
                           "-L" + (work / "link").string(), "-Wl,--no-as-needed", "-lc10", "-l:libown.so.1",
                           "-Wl,-rpath,$ORIGIN/../gen.libs", "-o", (work / "extracted" / "gen" / "_ext.so").string()});
-    const fs::path wheel = work / (name + "-1.0-cp311-cp311-linux_x86_64.whl");
+    fs::path wheel = work / (name + "-1.0-cp311-cp311-linux_x86_64.whl");
     testing::write_zip(wheel,
                        {{"gen/_ext.so", read_file_text(work / "extracted" / "gen" / "_ext.so")},
                         {"gen.libs/libown.so.1", read_file_text(work / "extracted" / "gen.libs" / "libown.so.1")},

@@ -45,7 +45,7 @@ class PlatformTags : public ::testing::Test {
     const fs::path source = scratch_ / (object.module + ".cpp");
     std::ofstream(source) << object.source << "\nextern \"C\" void* PyInit_" << object.module
                           << "() { call(); return nullptr; }\n";
-    const fs::path built = scratch_ / (object.module + ".so");
+    fs::path built = scratch_ / (object.module + ".so");
     std::vector<std::string> arguments{"-shared", "-fPIC", source.string(), "-o", built.string()};
     arguments.insert(arguments.end(), object.link_arguments.begin(), object.link_arguments.end());
     testing::compile_cxx(arguments);
@@ -65,7 +65,7 @@ class PlatformTags : public ::testing::Test {
     std::string record;
     for (const auto& [name, content] : entries) record += name + ",,\n";
     entries.emplace_back(dist_info + "/RECORD", record + dist_info + "/RECORD,,\n");
-    const fs::path wheel = scratch_ / "wheels" / (distribution + "-1.0-cp311-cp311-" + platform + ".whl");
+    fs::path wheel = scratch_ / "wheels" / (distribution + "-1.0-cp311-cp311-" + platform + ".whl");
     fs::create_directories(wheel.parent_path());
     testing::write_zip(wheel, entries);
     return wheel;
